@@ -1,0 +1,258 @@
+// Package bench is mbench's data model: what a benchmark is (Key), what one
+// timed iteration produced (Measurement) and where it sits in the experiment
+// (Coord), and the metadata of a set of measurements (Run).
+//
+// The model is a superset of the Go benchmark format
+// (golang.org/design/14313-benchmark-format): every result line of
+// `go test -bench` output is a Measurement whose coordinates are unknown
+// (all zero), and every Measurement of the measurement phase can be written
+// back as a result line that benchstat reads. Coordinates, phases and
+// timestamps, which the text format has no place for, travel in mbench's
+// JSON Lines format (see docs/formats.md) and in the result store.
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A Key identifies a benchmark: the package it lives in, its full name with
+// sub-benchmark parts, and the GOMAXPROCS it ran with.
+type Key struct {
+	// Package is the import path from the "pkg" configuration key, or ""
+	// when the input did not say.
+	Package string
+	// Name is the full name without the "Benchmark" prefix and without the
+	// GOMAXPROCS suffix, e.g. "Decode/size=small".
+	Name string
+	// Procs is the GOMAXPROCS suffix of the name, or 0 when the name had
+	// none (as `go test` prints it when GOMAXPROCS is 1).
+	Procs int
+}
+
+// FullName returns the name as `go test` prints it: "Benchmark" + Name, with
+// "-Procs" when Procs is not 0.
+func (k Key) FullName() string {
+	if k.Procs == 0 {
+		return "Benchmark" + k.Name
+	}
+	return fmt.Sprintf("Benchmark%s-%d", k.Name, k.Procs)
+}
+
+// String returns the key in a compact, human-readable form:
+// "pkg.Name-Procs", or just "Name-Procs" when the package is unknown.
+func (k Key) String() string {
+	s := strings.TrimPrefix(k.FullName(), "Benchmark")
+	if k.Package == "" {
+		return s
+	}
+	return k.Package + "." + s
+}
+
+// Compare orders keys by package, name, then GOMAXPROCS.
+func (k Key) Compare(o Key) int {
+	if c := strings.Compare(k.Package, o.Package); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.Name, o.Name); c != 0 {
+		return c
+	}
+	return k.Procs - o.Procs
+}
+
+// A Phase says whether an iteration was discarded as warm-up or kept.
+type Phase uint8
+
+const (
+	// Measure marks a measurement iteration. It is the zero value, so that
+	// results read from plain `go test -bench` output count as measurements.
+	Measure Phase = iota
+	// Warmup marks a warm-up iteration, which analyses leave out.
+	Warmup
+)
+
+func (p Phase) String() string {
+	switch p {
+	case Measure:
+		return "measure"
+	case Warmup:
+		return "warmup"
+	}
+	return fmt.Sprintf("Phase(%d)", uint8(p))
+}
+
+// ParsePhase parses the String form of a Phase.
+func ParsePhase(s string) (Phase, error) {
+	switch s {
+	case "measure", "":
+		return Measure, nil
+	case "warmup":
+		return Warmup, nil
+	}
+	return 0, fmt.Errorf("unknown phase %q (want measure or warmup)", s)
+}
+
+// A Coord places a measurement in the experiment: on which instance (machine),
+// in which suite run, in which fork (process), which iteration of that fork,
+// and in which phase. Results read from `go test -bench` output have zero
+// coordinates except Iteration, which counts results of one benchmark in
+// input order.
+type Coord struct {
+	Instance  string
+	SuiteRun  int
+	Fork      int
+	Iteration int
+	Phase     Phase
+}
+
+// ForkID identifies the process a measurement came from. Measurements with
+// equal ForkIDs share a process and are not independent of each other.
+type ForkID struct {
+	Instance string
+	SuiteRun int
+	Fork     int
+}
+
+// ForkID returns the fork part of c.
+func (c Coord) ForkID() ForkID {
+	return ForkID{c.Instance, c.SuiteRun, c.Fork}
+}
+
+// A Value is one metric of a measurement.
+type Value struct {
+	// Value and Unit are in tidy form (golang.org/x/perf/benchunit.Tidy):
+	// time is in "sec/op", for example, never "ns/op".
+	Value float64
+	Unit  string
+	// OrigValue and OrigUnit are the value as the input wrote it, when it
+	// differed from the tidy form. They let writers reproduce the input.
+	OrigValue float64
+	OrigUnit  string
+}
+
+// A Config is one configuration key of a measurement, in the sense of the Go
+// benchmark format ("goos: linux").
+type Config struct {
+	Key, Value string
+}
+
+// A Measurement is one iteration: N operations of one benchmark timed together.
+type Measurement struct {
+	Key   Key
+	Coord Coord
+	// N is the number of operations (b.N) of the iteration.
+	N      int
+	Values []Value
+	// Start and End bound the iteration on the wall clock; both are zero
+	// when the input did not record them.
+	Start, End time.Time
+	// Config is the configuration in force for this measurement, without
+	// the "pkg" key (which is Key.Package). Readers share one slice among
+	// consecutive measurements with the same configuration; treat it as
+	// read-only.
+	Config []Config
+}
+
+// Get returns the value of m in the given tidy unit.
+func (m *Measurement) Get(unit string) (float64, bool) {
+	for _, v := range m.Values {
+		if v.Unit == unit {
+			return v.Value, true
+		}
+	}
+	return 0, false
+}
+
+// A UnitMeta is one piece of unit metadata ("Unit ns/op better=lower").
+type UnitMeta struct {
+	Unit  string // tidy unit
+	Key   string // "better", "assume", ...
+	Value string
+}
+
+// A Run is a set of measurements taken together, with what is known about
+// how and where they were taken. Fields that are unknown are zero.
+type Run struct {
+	// ID identifies the run in a store; Label names it for people
+	// ("main", "HEAD", "old"). Both may be empty for runs read from files.
+	ID    string
+	Label string
+
+	Commit    string
+	Dirty     bool
+	Toolchain string // e.g. "go1.26.8"
+	GOOS      string
+	GOARCH    string
+	Host      string
+	CPU       string
+	Start     time.Time
+	End       time.Time
+	// Settings records how the run was configured (criterion, iteration
+	// time, ...), as flag-like key/value pairs.
+	Settings map[string]string
+
+	Units        []UnitMeta
+	Measurements []Measurement
+}
+
+// Better reports whether higher (+1) or lower (-1) values of unit are better,
+// from the run's unit metadata, and 0 when the metadata does not say.
+// Time, bytes and allocations per op are lower-is-better by definition; rates
+// ending in "/s" are higher-is-better.
+func (r *Run) Better(unit string) int {
+	for _, u := range r.Units {
+		if u.Unit == unit && u.Key == "better" {
+			switch u.Value {
+			case "higher":
+				return +1
+			case "lower":
+				return -1
+			}
+		}
+	}
+	return DefaultBetter(unit)
+}
+
+// DefaultBetter is the direction of improvement of the units `go test`
+// itself reports: time, memory and allocations per op are lower-is-better,
+// throughput ("B/s") is higher-is-better. Other units return 0 (unknown).
+func DefaultBetter(unit string) int {
+	switch {
+	case unit == "sec/op", unit == "B/op", unit == "allocs/op":
+		return -1
+	case strings.HasSuffix(unit, "/s"):
+		return +1
+	}
+	return 0
+}
+
+// Units returns the distinct tidy units of the run's measurements, in order
+// of first appearance.
+func (r *Run) UnitsUsed() []string {
+	var units []string
+	for i := range r.Measurements {
+		for _, v := range r.Measurements[i].Values {
+			if !slices.Contains(units, v.Unit) {
+				units = append(units, v.Unit)
+			}
+		}
+	}
+	return units
+}
+
+// Keys returns the distinct keys of the run's measurements, sorted.
+func (r *Run) Keys() []Key {
+	seen := make(map[Key]bool)
+	var keys []Key
+	for i := range r.Measurements {
+		k := r.Measurements[i].Key
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, Key.Compare)
+	return keys
+}

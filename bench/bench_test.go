@@ -1,0 +1,348 @@
+package bench
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+func readTestdata(t *testing.T, name string) (*Run, []error) {
+	t.Helper()
+	run, warnings, err := ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, warnings
+}
+
+func TestReadGoTestOutput(t *testing.T) {
+	run, warnings := readTestdata(t, "gotest.txt")
+	if len(warnings) != 0 {
+		t.Fatalf("warnings: %v", warnings)
+	}
+	if got, want := len(run.Measurements), 9; got != want {
+		t.Fatalf("got %d measurements, want %d", got, want)
+	}
+	m := run.Measurements[4]
+	wantKey := Key{Package: "github.com/pelletier/go-toml/v2/benchmark", Name: "UnmarshalDataset/canada", Procs: 2}
+	if m.Key != wantKey {
+		t.Errorf("key = %+v, want %+v", m.Key, wantKey)
+	}
+	if m.Coord.Iteration != 1 || m.Coord.Phase != Measure {
+		t.Errorf("coord = %+v, want iteration 1 in the measure phase", m.Coord)
+	}
+	if v, _ := m.Get("sec/op"); v != 14768882e-9 {
+		t.Errorf("sec/op = %v, want %v", v, 14768882e-9)
+	}
+	if v, _ := m.Get("B/s"); v != 149.05e6 {
+		t.Errorf("B/s = %v, want %v", v, 149.05e6)
+	}
+	if m.N != 81 {
+		t.Errorf("N = %d, want 81", m.N)
+	}
+	loop := run.Measurements[6]
+	if loop.Key.Procs != 0 || loop.Key.Name != "Loop" || loop.Key.FullName() != "BenchmarkLoop" {
+		t.Errorf("GOMAXPROCS-less key = %+v", loop.Key)
+	}
+	if v, ok := loop.Get("widgets/op"); !ok || v != 3 {
+		t.Errorf("custom metric = %v, %v", v, ok)
+	}
+	if run.GOOS != "linux" || run.GOARCH != "amd64" || run.CPU != "Intel(R) Xeon(R) Processor" {
+		t.Errorf("platform = %q %q %q", run.GOOS, run.GOARCH, run.CPU)
+	}
+	other := run.Measurements[8]
+	if other.Key.Package != "example.com/other" || other.Coord.Iteration != 1 {
+		t.Errorf("second package: %+v", other)
+	}
+	samples := run.Samples("sec/op")
+	if s := samples[wantKey]; s == nil || len(s.Forks) != 1 || len(s.Forks[0]) != 3 || s.HasForks() {
+		t.Errorf("sample = %+v", s)
+	}
+}
+
+func TestReadBadLines(t *testing.T) {
+	run, warnings := readTestdata(t, "bad.txt")
+	if len(run.Measurements) != 2 {
+		t.Errorf("kept %d measurements, want the 2 good ones", len(run.Measurements))
+	}
+	want := []string{"testdata/bad.txt:4:", "testdata/bad.txt:5:", "testdata/bad.txt:6:"}
+	if len(warnings) != len(want) {
+		t.Fatalf("warnings = %v, want %d", warnings, len(want))
+	}
+	for i, w := range warnings {
+		if !strings.HasPrefix(w.Error(), want[i]) {
+			t.Errorf("warning %d = %q, want prefix %q", i, w, want[i])
+		}
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		path, want string
+	}{
+		{write("empty.txt", ""), "empty.txt: empty file"},
+		{write("blank.txt", "\n  \n"), "blank.txt: empty file"},
+		{write("noresults.txt", "goos: linux\nPASS\n"), "noresults.txt: no benchmark results"},
+		{write("allbad.txt", "BenchmarkX 10 abc ns/op\n"), "allbad.txt: no benchmark results (1 malformed lines; first: " + filepath.Join(dir, "allbad.txt") + ":1:"},
+		{write("badjson.json", "{\"type\":\"run\"}\n{nope\n"), "badjson.json: no benchmark results (1 malformed lines; first: " + filepath.Join(dir, "badjson.json") + ":2:"},
+		{write("future.json", "{\"type\":\"run\",\"format\":\"mbench/v9\"}\n"), "future.json:1: format"},
+		{filepath.Join(dir, "missing.txt"), "no such file"},
+	} {
+		_, _, err := ReadFile(tc.path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadFile(%s) = %v, want an error containing %q", filepath.Base(tc.path), err, tc.want)
+		}
+	}
+}
+
+func TestParseInputs(t *testing.T) {
+	ins, err := ParseInputs([]string{"old=a.txt", "b.txt", "x=c=d.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Input{{"old", "a.txt"}, {"b.txt", "b.txt"}, {"x", "c=d.txt"}}
+	if !reflect.DeepEqual(ins, want) {
+		t.Errorf("got %v, want %v", ins, want)
+	}
+	for _, bad := range [][]string{{"a=x.txt", "a=y.txt"}, {"x.txt", "x.txt"}, {"=x.txt"}, {"a="}} {
+		if _, err := ParseInputs(bad); err == nil {
+			t.Errorf("ParseInputs(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+// sampleRun has every field set, including coordinates, phases and
+// timestamps, so that round trips are checked on all of them.
+func sampleRun() *Run {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.UTC)
+	cfg := []Config{{"goos", "linux"}, {"goarch", "amd64"}}
+	run := &Run{
+		ID: "r1", Label: "main", Commit: "abc123", Dirty: true, Toolchain: "go1.26.8",
+		GOOS: "linux", GOARCH: "amd64", Host: "ci-7", CPU: "Xeon", Start: t0, End: t0.Add(time.Minute),
+		Settings: map[string]string{"criterion": "cv", "iter": "100ms"},
+		Units:    []UnitMeta{{"widgets/op", "better", "higher"}},
+	}
+	k := Key{Package: "example.com/p", Name: "Decode/size=1k", Procs: 2}
+	for fork := 1; fork <= 2; fork++ {
+		for it := range 3 {
+			phase := Measure
+			if it == 0 {
+				phase = Warmup
+			}
+			start := t0.Add(time.Duration(fork*10+it) * time.Second)
+			run.Measurements = append(run.Measurements, Measurement{
+				Key:   k,
+				Coord: Coord{Instance: "ci-7", SuiteRun: 1, Fork: fork, Iteration: it, Phase: phase},
+				N:     1000,
+				Values: []Value{
+					{Value: (1500 + float64(it)) * 1e-9, Unit: "sec/op", OrigValue: 1500 + float64(it), OrigUnit: "ns/op"},
+					{Value: 0.1 + 0.2, Unit: "widgets/op"},
+				},
+				Start: start, End: start.Add(100 * time.Millisecond),
+				Config: cfg,
+			})
+		}
+	}
+	return run
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	run := sampleRun()
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	got, warnings, err := Read(bytes.NewReader(buf.Bytes()), "rt.json")
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("read back: %v %v", err, warnings)
+	}
+	if !reflect.DeepEqual(got, run) {
+		t.Errorf("JSON round trip differs:\n got %+v\nwant %+v", got, run)
+	}
+}
+
+func TestBenchfmtRoundTrip(t *testing.T) {
+	for _, name := range []string{"gotest.txt", "mbench"} {
+		var run *Run
+		if name == "mbench" {
+			run = sampleRun()
+			// Timestamps are not part of the text format.
+			for i := range run.Measurements {
+				run.Measurements[i].Start, run.Measurements[i].End = time.Time{}, time.Time{}
+			}
+			var buf bytes.Buffer
+			if err := WriteBenchfmt(&buf, run, BenchfmtOptions{Warmup: true}); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			run, _, err = Read(&buf, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(run, withoutTimes(sampleRun())) {
+				t.Errorf("mbench run does not survive the text format:\n got %+v\nwant %+v", run, withoutTimes(sampleRun()))
+			}
+		} else {
+			run, _ = readTestdata(t, name)
+		}
+		var first, second bytes.Buffer
+		if err := WriteBenchfmt(&first, run, BenchfmtOptions{Warmup: true}); err != nil {
+			t.Fatal(err)
+		}
+		again, warnings, err := Read(bytes.NewReader(first.Bytes()), name)
+		if err != nil || len(warnings) > 0 {
+			t.Fatalf("%s: read back: %v %v", name, err, warnings)
+		}
+		if !reflect.DeepEqual(again, run) {
+			t.Errorf("%s: benchfmt round trip differs:\n got %+v\nwant %+v", name, again, run)
+		}
+		if err := WriteBenchfmt(&second, again, BenchfmtOptions{Warmup: true}); err != nil {
+			t.Fatal(err)
+		}
+		if first.String() != second.String() {
+			t.Errorf("%s: second write differs from the first:\n%s\n---\n%s", name, &first, &second)
+		}
+	}
+}
+
+func withoutTimes(run *Run) *Run {
+	for i := range run.Measurements {
+		run.Measurements[i].Start, run.Measurements[i].End = time.Time{}, time.Time{}
+	}
+	return run
+}
+
+func TestBenchfmtLeavesOutWarmup(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteBenchfmt(&buf, sampleRun(), BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := Read(&buf, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Measurements) != 4 {
+		t.Errorf("%d measurements written, want the 4 measurement iterations", len(run.Measurements))
+	}
+	if s := run.Samples("sec/op")[run.Measurements[0].Key]; s == nil || len(s.Forks) != 2 {
+		t.Errorf("fork structure lost: %+v", s)
+	}
+}
+
+// TestBenchstatReads runs the real benchstat on what WriteBenchfmt writes.
+func TestBenchstatReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds benchstat")
+	}
+	exe := filepath.Join(t.TempDir(), "benchstat")
+	if out, err := exec.Command("go", "build", "-o", exe, "golang.org/x/perf/cmd/benchstat").CombinedOutput(); err != nil {
+		t.Skipf("cannot build benchstat: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.txt")
+	f, _ := os.Create(old)
+	if err := WriteBenchfmt(f, sampleRun(), BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	run := sampleRun()
+	run.Label, run.Commit = "new", "def456"
+	newPath := filepath.Join(dir, "new.txt")
+	f, _ = os.Create(newPath)
+	if err := WriteBenchfmt(f, run, BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cmd := exec.Command(exe, old, newPath)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("benchstat: %v\n%s", err, &stderr)
+	}
+	out := stdout.String()
+	// One table per unit, each comparing old with new: the run metadata and
+	// fork coordinates must not split the tables.
+	if n := strings.Count(out, "Decode/size=1k-2"); n != 2 {
+		t.Errorf("benchstat printed the benchmark %d times, want 2 (sec/op and widgets/op):\n%s", n, out)
+	}
+	if !strings.Contains(out, "1.502µ") {
+		t.Errorf("benchstat output lacks the expected centre 1.502µ:\n%s", out)
+	}
+}
+
+func FuzzReadBenchfmt(f *testing.F) {
+	for _, name := range []string{"gotest.txt", "bad.txt"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	var buf bytes.Buffer
+	WriteBenchfmt(&buf, sampleRun(), BenchfmtOptions{Warmup: true})
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		run, warnings, err := ReadBenchfmt(bytes.NewReader(data), "fuzz")
+		if err != nil {
+			return
+		}
+		for _, w := range warnings {
+			var se *benchfmt.SyntaxError
+			if !errors.As(w, &se) {
+				t.Fatalf("warning %v has no position", w)
+			}
+		}
+		// What was read must survive a write and a second read.
+		var out bytes.Buffer
+		if err := WriteBenchfmt(&out, run, BenchfmtOptions{Warmup: true}); err != nil {
+			t.Fatal(err)
+		}
+		again, _, err := ReadBenchfmt(&out, "again")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(again.Measurements) != len(run.Measurements) {
+			t.Fatalf("round trip kept %d of %d measurements\n%s", len(again.Measurements), len(run.Measurements), out.Bytes())
+		}
+	})
+}
+
+func FuzzReadJSON(f *testing.F) {
+	var buf bytes.Buffer
+	WriteJSON(&buf, sampleRun())
+	f.Add(buf.Bytes())
+	f.Add([]byte("{\"type\":\"measurement\",\"name\":\"X\",\"n\":1,\"phase\":\"measure\",\"values\":[{\"value\":1,\"unit\":\"sec/op\"}]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		run, _, err := ReadJSON(bytes.NewReader(data), "fuzz")
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := WriteJSON(&out, run); err != nil {
+			t.Fatal(err)
+		}
+		again, warnings, err := ReadJSON(&out, "again")
+		if err != nil || len(warnings) > 0 {
+			t.Fatalf("rereading what was written: %v %v\n%s", err, warnings, out.Bytes())
+		}
+		if !reflect.DeepEqual(again.Measurements, run.Measurements) && len(run.Measurements) > 0 {
+			t.Fatalf("round trip differs:\n%+v\n%+v", again.Measurements, run.Measurements)
+		}
+	})
+}

@@ -1,0 +1,295 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// annotationPrefix starts the lines mbench adds to the Go benchmark format to
+// carry what the format has no place for: run metadata and fork coordinates.
+// The format's readers ignore lines that are neither configuration nor
+// results (a configuration key must begin with a lower-case letter), so
+// benchstat reads these files unchanged. Coordinates are not written as
+// configuration keys on purpose: benchstat splits its tables by every file
+// configuration key whose value varies.
+const annotationPrefix = "#mbench "
+
+// annotation is the JSON payload of a "#mbench coord" line. It applies to
+// the results that follow it, until the next one.
+type annotation struct {
+	Instance string `json:"instance,omitzero"`
+	SuiteRun int    `json:"suite,omitzero"`
+	Fork     int    `json:"fork,omitzero"`
+	Phase    string `json:"phase,omitzero"`
+}
+
+// ReadBenchfmt reads results in the Go benchmark format (plain `go test
+// -bench` output, benchstat's inputs, or what WriteBenchfmt wrote) from r.
+// name is the file name used in messages.
+//
+// Problems in the data — malformed result lines, non-finite values — do not
+// stop reading: each is returned in warnings with its file and line, and the
+// line is skipped. err reports only failures to read r.
+func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	run = new(Run)
+
+	// Find the annotation lines first. benchfmt.Reader reports the line of
+	// each result, so an annotation applies to the results whose line
+	// numbers follow it.
+	type lineAnnotation struct {
+		line int
+		a    annotation
+	}
+	var coords []lineAnnotation
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Bytes()
+		if !bytes.HasPrefix(text, []byte(annotationPrefix)) {
+			continue
+		}
+		kind, payload, _ := bytes.Cut(text[len(annotationPrefix):], []byte(" "))
+		bad := func(err error) {
+			warnings = append(warnings, &benchfmt.SyntaxError{FileName: name, Line: line, Msg: fmt.Sprintf("bad %s annotation: %v", kind, err)})
+		}
+		switch string(kind) {
+		case "coord":
+			var a annotation
+			if err := json.Unmarshal(payload, &a); err != nil {
+				bad(err)
+				continue
+			}
+			if _, err := ParsePhase(a.Phase); err != nil {
+				bad(err)
+				continue
+			}
+			coords = append(coords, lineAnnotation{line, a})
+		case "run":
+			var h jsonRun
+			if err := json.Unmarshal(payload, &h); err != nil {
+				bad(err)
+				continue
+			}
+			h.toRun(run)
+		default:
+			bad(fmt.Errorf("unknown kind"))
+		}
+	}
+
+	br := benchfmt.NewReader(bytes.NewReader(data), name)
+	var (
+		prevConfig []Config
+		nextCoord  int
+		cur        annotation
+		phase      Phase
+		iterations = make(map[iterKey]int)
+	)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			warnings = append(warnings, rec)
+		case *benchfmt.UnitMetadata:
+			u := UnitMeta{Unit: rec.Unit, Key: rec.Key, Value: rec.Value}
+			if !slices.Contains(run.Units, u) {
+				run.Units = append(run.Units, u)
+			}
+		case *benchfmt.Result:
+			_, line := rec.Pos()
+			for nextCoord < len(coords) && coords[nextCoord].line < line {
+				cur = coords[nextCoord].a
+				phase, _ = ParsePhase(cur.Phase)
+				nextCoord++
+			}
+			m, err := measurementOf(rec, prevConfig)
+			if err != nil {
+				warnings = append(warnings, &benchfmt.SyntaxError{FileName: name, Line: line, Msg: err.Error()})
+				continue
+			}
+			prevConfig = m.Config
+			m.Coord = Coord{Instance: cur.Instance, SuiteRun: cur.SuiteRun, Fork: cur.Fork, Phase: phase}
+			ik := iterKey{m.Key, m.Coord.ForkID()}
+			m.Coord.Iteration = iterations[ik]
+			iterations[ik]++
+			run.Measurements = append(run.Measurements, m)
+			noteRunConfig(run, m.Config)
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, warnings, err
+	}
+	return run, warnings, nil
+}
+
+// iterKey counts the iterations, warm-up and measurement alike, of one
+// benchmark in one fork.
+type iterKey struct {
+	key  Key
+	fork ForkID
+}
+
+// measurementOf converts a benchfmt result, reusing prev as its
+// configuration when that is unchanged.
+func measurementOf(rec *benchfmt.Result, prev []Config) (Measurement, error) {
+	var m Measurement
+	m.Key.Package = rec.GetConfig("pkg")
+	base, parts := rec.Name.Parts()
+	name := string(base)
+	for _, p := range parts {
+		if len(p) > 1 && p[0] == '-' {
+			if procs, err := strconv.Atoi(string(p[1:])); err == nil {
+				m.Key.Procs = procs
+				continue
+			}
+		}
+		name += string(p)
+	}
+	m.Key.Name = name
+	m.N = rec.Iters
+	if m.N <= 0 {
+		return m, fmt.Errorf("iteration count %d is not positive", m.N)
+	}
+	m.Values = make([]Value, 0, len(rec.Values))
+	for _, v := range rec.Values {
+		if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
+			return m, fmt.Errorf("%s value %v is not a finite number", v.Unit, v.Value)
+		}
+		m.Values = append(m.Values, Value{Value: v.Value, Unit: v.Unit, OrigValue: v.OrigValue, OrigUnit: v.OrigUnit})
+	}
+	n := 0
+	for _, c := range rec.Config {
+		if c.File && c.Key != "pkg" {
+			n++
+		}
+	}
+	same := n == len(prev)
+	if same {
+		i := 0
+		for _, c := range rec.Config {
+			if !c.File || c.Key == "pkg" {
+				continue
+			}
+			if prev[i].Key != c.Key || prev[i].Value != string(c.Value) {
+				same = false
+				break
+			}
+			i++
+		}
+	}
+	if same {
+		m.Config = prev
+		return m, nil
+	}
+	m.Config = make([]Config, 0, n)
+	for _, c := range rec.Config {
+		if c.File && c.Key != "pkg" {
+			m.Config = append(m.Config, Config{c.Key, string(c.Value)})
+		}
+	}
+	return m, nil
+}
+
+// noteRunConfig fills the run's platform fields from the first measurement
+// that names them, as `go test` prints them in its header.
+func noteRunConfig(run *Run, cfg []Config) {
+	for _, c := range cfg {
+		switch c.Key {
+		case "goos":
+			if run.GOOS == "" {
+				run.GOOS = c.Value
+			}
+		case "goarch":
+			if run.GOARCH == "" {
+				run.GOARCH = c.Value
+			}
+		case "cpu":
+			if run.CPU == "" {
+				run.CPU = c.Value
+			}
+		}
+	}
+}
+
+// BenchfmtOptions controls WriteBenchfmt.
+type BenchfmtOptions struct {
+	// Warmup includes warm-up iterations (marked in coord annotations).
+	// benchstat cannot tell them apart, so they are left out by default.
+	Warmup bool
+}
+
+// WriteBenchfmt writes the measurement iterations of run in the Go benchmark
+// format, one result line per iteration, so that benchstat reads the file
+// unchanged. Run metadata and fork coordinates go in "#mbench" annotation
+// lines, which other readers ignore; timestamps are not written (use the
+// JSON Lines format to keep them).
+func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
+	bw := bufio.NewWriter(w)
+	if h := newJSONRun(run); !h.empty() {
+		// Unit metadata goes in the format's own Unit lines.
+		h.Type, h.Units = "", nil
+		b, err := json.Marshal(h)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(bw, "%srun %s\n", annotationPrefix, b)
+	}
+	fw := benchfmt.NewWriter(bw)
+	for _, u := range run.Units {
+		md := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u.Unit, Key: u.Key}, OrigUnit: u.Unit, Value: u.Value}
+		if err := fw.Write(md); err != nil {
+			return err
+		}
+	}
+	var (
+		res     benchfmt.Result
+		last    annotation
+		started bool
+	)
+	for i := range run.Measurements {
+		m := &run.Measurements[i]
+		if m.Coord.Phase == Warmup && !opts.Warmup {
+			continue
+		}
+		a := annotation{Instance: m.Coord.Instance, SuiteRun: m.Coord.SuiteRun, Fork: m.Coord.Fork}
+		if m.Coord.Phase != Measure {
+			a.Phase = m.Coord.Phase.String()
+		}
+		if (started || a != annotation{}) && a != last {
+			b, err := json.Marshal(a)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(bw, "%scoord %s\n", annotationPrefix, b)
+			last = a
+		}
+		started = true
+		res.Config = res.Config[:0]
+		if m.Key.Package != "" {
+			res.Config = append(res.Config, benchfmt.Config{Key: "pkg", Value: []byte(m.Key.Package), File: true})
+		}
+		for _, c := range m.Config {
+			res.Config = append(res.Config, benchfmt.Config{Key: c.Key, Value: []byte(c.Value), File: true})
+		}
+		res.Name = benchfmt.Name(m.Key.FullName()[len("Benchmark"):])
+		res.Iters = m.N
+		res.Values = res.Values[:0]
+		for _, v := range m.Values {
+			res.Values = append(res.Values, benchfmt.Value{Value: v.Value, Unit: v.Unit, OrigValue: v.OrigValue, OrigUnit: v.OrigUnit})
+		}
+		if err := fw.Write(&res); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,285 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"time"
+)
+
+// JSONFormat is the value of the "format" field of a JSON Lines run record.
+// It changes only when a change would make old readers misread new files.
+const JSONFormat = "mbench/v1"
+
+// jsonRun is the first record of a JSON Lines file (see docs/formats.md).
+type jsonRun struct {
+	Type      string            `json:"type,omitzero"`
+	Format    string            `json:"format,omitzero"`
+	ID        string            `json:"id,omitzero"`
+	Label     string            `json:"label,omitzero"`
+	Commit    string            `json:"commit,omitzero"`
+	Dirty     bool              `json:"dirty,omitzero"`
+	Toolchain string            `json:"toolchain,omitzero"`
+	GOOS      string            `json:"goos,omitzero"`
+	GOARCH    string            `json:"goarch,omitzero"`
+	Host      string            `json:"host,omitzero"`
+	CPU       string            `json:"cpu,omitzero"`
+	Start     time.Time         `json:"start,omitzero"`
+	End       time.Time         `json:"end,omitzero"`
+	Settings  map[string]string `json:"settings,omitzero"`
+	Units     []jsonUnit        `json:"units,omitzero"`
+}
+
+type jsonUnit struct {
+	Unit  string `json:"unit"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+func newJSONRun(r *Run) jsonRun {
+	h := jsonRun{
+		Type: "run", Format: JSONFormat,
+		ID: r.ID, Label: r.Label, Commit: r.Commit, Dirty: r.Dirty, Toolchain: r.Toolchain,
+		GOOS: r.GOOS, GOARCH: r.GOARCH, Host: r.Host, CPU: r.CPU,
+		Start: r.Start, End: r.End, Settings: r.Settings,
+	}
+	for _, u := range r.Units {
+		h.Units = append(h.Units, jsonUnit(u))
+	}
+	return h
+}
+
+// empty reports whether h carries nothing beyond its type and format.
+func (h jsonRun) empty() bool {
+	h.Type, h.Format = "", ""
+	return h.ID == "" && h.Label == "" && h.Commit == "" && !h.Dirty && h.Toolchain == "" &&
+		h.GOOS == "" && h.GOARCH == "" && h.Host == "" && h.CPU == "" &&
+		h.Start.IsZero() && h.End.IsZero() && len(h.Settings) == 0
+}
+
+func (h *jsonRun) toRun(r *Run) {
+	r.ID, r.Label, r.Commit, r.Dirty, r.Toolchain = h.ID, h.Label, h.Commit, h.Dirty, h.Toolchain
+	r.GOOS, r.GOARCH, r.Host, r.CPU = h.GOOS, h.GOARCH, h.Host, h.CPU
+	r.Start, r.End = h.Start, h.End
+	r.Settings = maps.Clone(h.Settings)
+	for _, u := range h.Units {
+		r.Units = append(r.Units, UnitMeta(u))
+	}
+}
+
+// jsonMeasurement is one measurement record. Config is written only when it
+// differs from the previous record's, and applies until replaced, as
+// configuration lines do in the Go benchmark format.
+type jsonMeasurement struct {
+	Type      string       `json:"type"`
+	Package   string       `json:"pkg,omitzero"`
+	Name      string       `json:"name"`
+	Procs     int          `json:"procs,omitzero"`
+	Instance  string       `json:"instance,omitzero"`
+	SuiteRun  int          `json:"suite,omitzero"`
+	Fork      int          `json:"fork,omitzero"`
+	Iteration int          `json:"iter"`
+	Phase     string       `json:"phase"`
+	N         int          `json:"n"`
+	Values    []jsonValue  `json:"values"`
+	Start     time.Time    `json:"start,omitzero"`
+	End       time.Time    `json:"end,omitzero"`
+	Config    *[][2]string `json:"config,omitempty"`
+}
+
+type jsonValue struct {
+	Value     float64 `json:"value"`
+	Unit      string  `json:"unit"`
+	OrigValue float64 `json:"orig_value,omitzero"`
+	OrigUnit  string  `json:"orig_unit,omitzero"`
+}
+
+// A JSONWriter writes a run in mbench's JSON Lines format one record at a
+// time, so that a long run can be streamed to a file as it progresses.
+type JSONWriter struct {
+	w          *bufio.Writer
+	prevConfig []Config
+	started    bool
+}
+
+// NewJSONWriter returns a writer to w. Call Flush when done.
+func NewJSONWriter(w io.Writer) *JSONWriter {
+	return &JSONWriter{w: bufio.NewWriter(w)}
+}
+
+// WriteRun writes the run record: r's metadata, not its measurements. It
+// must come first, once.
+func (jw *JSONWriter) WriteRun(r *Run) error {
+	if jw.started {
+		return fmt.Errorf("bench: run record written after measurements")
+	}
+	jw.started = true
+	return jw.encode(newJSONRun(r))
+}
+
+// WriteMeasurement writes one measurement record.
+func (jw *JSONWriter) WriteMeasurement(m *Measurement) error {
+	jw.started = true
+	jm := jsonMeasurement{
+		Type: "measurement", Package: m.Key.Package, Name: m.Key.Name, Procs: m.Key.Procs,
+		Instance: m.Coord.Instance, SuiteRun: m.Coord.SuiteRun, Fork: m.Coord.Fork,
+		Iteration: m.Coord.Iteration, Phase: m.Coord.Phase.String(), N: m.N,
+		Start: m.Start, End: m.End,
+	}
+	for _, v := range m.Values {
+		if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
+			return fmt.Errorf("bench: %s: %s value %v is not finite", m.Key, v.Unit, v.Value)
+		}
+		jm.Values = append(jm.Values, jsonValue(v))
+	}
+	if !slices.Equal(m.Config, jw.prevConfig) || (jw.prevConfig == nil) != (m.Config == nil) {
+		cfg := make([][2]string, len(m.Config))
+		for i, c := range m.Config {
+			cfg[i] = [2]string{c.Key, c.Value}
+		}
+		jm.Config = &cfg
+		jw.prevConfig = m.Config
+	}
+	return jw.encode(jm)
+}
+
+func (jw *JSONWriter) encode(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	jw.w.Write(b)
+	return jw.w.WriteByte('\n')
+}
+
+// Flush writes any buffered records to the underlying writer.
+func (jw *JSONWriter) Flush() error { return jw.w.Flush() }
+
+// WriteJSON writes run, metadata and every measurement, in mbench's JSON Lines
+// format. The format is lossless: ReadJSON returns an equal Run.
+func WriteJSON(w io.Writer, run *Run) error {
+	jw := NewJSONWriter(w)
+	if err := jw.WriteRun(run); err != nil {
+		return err
+	}
+	for i := range run.Measurements {
+		if err := jw.WriteMeasurement(&run.Measurements[i]); err != nil {
+			return err
+		}
+	}
+	return jw.Flush()
+}
+
+// A LineError is a problem with one line of an input file.
+type LineError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// ReadJSON reads a run in mbench's JSON Lines format. name is the file name
+// used in messages. A malformed record is returned in warnings with its line
+// and skipped, so that a file cut short by a crash still yields every
+// complete record; err reports only failures to read r.
+func ReadJSON(r io.Reader, name string) (run *Run, warnings []error, err error) {
+	run = new(Run)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 16<<20)
+	var config []Config
+	sawRun := false
+	for line := 1; sc.Scan(); line++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		warn := func(format string, args ...any) {
+			warnings = append(warnings, &LineError{name, line, fmt.Errorf(format, args...)})
+		}
+		var probe struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(text, &probe); err != nil {
+			warn("not a JSON record: %v", err)
+			continue
+		}
+		switch probe.Type {
+		case "run":
+			if sawRun || len(run.Measurements) > 0 {
+				warn("a second run record; a file holds one run")
+				continue
+			}
+			var h jsonRun
+			if err := json.Unmarshal(text, &h); err != nil {
+				warn("bad run record: %v", err)
+				continue
+			}
+			if h.Format != "" && h.Format != JSONFormat {
+				return nil, warnings, &LineError{name, line, fmt.Errorf("format %q is not %q; a newer mbench wrote this file", h.Format, JSONFormat)}
+			}
+			sawRun = true
+			h.toRun(run)
+		case "measurement":
+			var jm jsonMeasurement
+			if err := json.Unmarshal(text, &jm); err != nil {
+				warn("bad measurement record: %v", err)
+				continue
+			}
+			m, err := jm.measurement()
+			if err != nil {
+				warn("%v", err)
+				continue
+			}
+			if jm.Config != nil {
+				config = make([]Config, len(*jm.Config))
+				for i, c := range *jm.Config {
+					config[i] = Config{c[0], c[1]}
+				}
+			}
+			m.Config = config
+			run.Measurements = append(run.Measurements, m)
+		default:
+			warn("unknown record type %q", probe.Type)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, warnings, fmt.Errorf("%s: %w", name, err)
+	}
+	return run, warnings, nil
+}
+
+func (jm *jsonMeasurement) measurement() (Measurement, error) {
+	phase, err := ParsePhase(jm.Phase)
+	if err != nil {
+		return Measurement{}, err
+	}
+	if jm.Name == "" {
+		return Measurement{}, fmt.Errorf("measurement without a name")
+	}
+	if jm.N <= 0 {
+		return Measurement{}, fmt.Errorf("%s: n = %d is not positive", jm.Name, jm.N)
+	}
+	if len(jm.Values) == 0 {
+		return Measurement{}, fmt.Errorf("%s: no values", jm.Name)
+	}
+	m := Measurement{
+		Key:   Key{Package: jm.Package, Name: jm.Name, Procs: jm.Procs},
+		Coord: Coord{Instance: jm.Instance, SuiteRun: jm.SuiteRun, Fork: jm.Fork, Iteration: jm.Iteration, Phase: phase},
+		N:     jm.N, Start: jm.Start, End: jm.End,
+		Values: make([]Value, len(jm.Values)),
+	}
+	for i, v := range jm.Values {
+		if v.Unit == "" {
+			return Measurement{}, fmt.Errorf("%s: value %v without a unit", jm.Name, v.Value)
+		}
+		m.Values[i] = Value(v)
+	}
+	return m, nil
+}
