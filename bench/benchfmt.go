@@ -112,7 +112,7 @@ func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err err
 				phase, _ = ParsePhase(cur.Phase)
 				nextCoord++
 			}
-			m, err := measurementOf(rec, prevConfig)
+			m, err := FromBenchfmt(rec, prevConfig)
 			if err != nil {
 				warnings = append(warnings, &benchfmt.SyntaxError{FileName: name, Line: line, Msg: err.Error()})
 				continue
@@ -139,9 +139,11 @@ type iterKey struct {
 	fork ForkID
 }
 
-// measurementOf converts a benchfmt result, reusing prev as its
-// configuration when that is unchanged.
-func measurementOf(rec *benchfmt.Result, prev []Config) (Measurement, error) {
+// FromBenchfmt converts one result of golang.org/x/perf/benchfmt to a
+// measurement without coordinates, reusing prev as its configuration when it
+// is unchanged. It rejects non-positive iteration counts and non-finite
+// values.
+func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 	var m Measurement
 	m.Key.Package = rec.GetConfig("pkg")
 	base, parts := rec.Name.Parts()

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Exit codes, documented in the README and in `mbench help`.
+const (
+	exitOK         = 0
+	exitError      = 1
+	exitUsage      = 2
+	exitRegression = 3
+)
+
+// A command is one subcommand of mbench.
+type command struct {
+	name      string
+	usageLine string // arguments after the command name
+	short     string // one line for the command list
+	long      string // the help text: what it does and its flags' meaning
+	// setFlags declares the command's flags on fs and returns the function
+	// that runs it with the remaining arguments.
+	setFlags func(fs *flag.FlagSet) func(env *env, args []string) error
+}
+
+// env is what a running command may touch: its output streams.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// warnf prints a warning on stderr.
+func (e *env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "mbench: warning: "+format+"\n", args...)
+}
+
+// usageError marks an error in how a command was called (exit code 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// regressionError reports that a comparison found regressions under -fail
+// (exit code 3). Its output has already been written.
+type regressionError struct {
+	n     int
+	names string
+}
+
+func (e *regressionError) Error() string {
+	if e.n == 1 {
+		return "1 benchmark got worse: " + e.names
+	}
+	return fmt.Sprintf("%d benchmarks got worse: %s", e.n, e.names)
+}
+
+var commands []*command
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// mbench runs the command line args and returns the exit code.
+func mbench(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
+		return help(args[1:], stdout, stderr)
+	}
+	cmd := lookup(name)
+	if cmd == nil {
+		fmt.Fprintf(stderr, "mbench %s: unknown command\nRun 'mbench help' for usage.\n", name)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: mbench %s %s\nRun 'mbench help %s' for details.\n", cmd.name, cmd.usageLine, cmd.name)
+	}
+	runFn := cmd.setFlags(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	err := runFn(&env{stdout: stdout, stderr: stderr}, fs.Args())
+	var ue *usageError
+	var re *regressionError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
+		fs.Usage()
+		return exitUsage
+	case errors.As(err, &re):
+		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
+		return exitRegression
+	default:
+		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
+		return exitError
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, "mbench makes Go microbenchmark results trustworthy, cheap and comparable.\n\nUsage:\n\n\tmbench <command> [arguments]\n\nThe commands are:\n\n")
+	sorted := append([]*command(nil), commands...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
+	for _, c := range sorted {
+		fmt.Fprintf(w, "\t%-10s %s\n", c.name, c.short)
+	}
+	fmt.Fprint(w, "\nUse \"mbench help <command>\" for more information about a command.\n\n"+
+		"Exit codes: 0 success, 1 error, 2 usage error, 3 regression found (with -fail).\n")
+}
+
+func help(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printUsage(stdout)
+		return exitOK
+	}
+	if len(args) > 1 {
+		fmt.Fprintln(stderr, "usage: mbench help <command>")
+		return exitUsage
+	}
+	cmd := lookup(args[0])
+	if cmd == nil {
+		fmt.Fprintf(stderr, "mbench help %s: unknown command\n", args[0])
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "usage: mbench %s %s\n\n%s\n", cmd.name, cmd.usageLine, strings.TrimSpace(cmd.long))
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	cmd.setFlags(fs)
+	var hasFlags bool
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintf(stdout, "\nFlags:\n")
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	return exitOK
+}

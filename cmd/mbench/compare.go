@@ -1,0 +1,104 @@
+package main
+
+import (
+	"flag"
+	"slices"
+	"strings"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/stats"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:      "compare",
+		usageLine: "[flags] OLD NEW",
+		short:     "detect changes between two result sets",
+		long: `
+Compare reports, for every benchmark measured in both OLD and NEW, the centre
+of each side (mean, or median with -stat median), the relative change
+new/old - 1, its confidence interval, and a verdict: faster, slower (better,
+worse for other metrics) or no change. A change is reported only when the
+interval excludes no change AND the change is larger than -threshold.
+
+OLD and NEW are result files: plain 'go test -bench' output, any file benchstat
+reads, or mbench's JSON Lines. Name them with label=path (old=main.txt) to
+label the columns. Benchmarks found on one side only are listed, not compared.
+
+The interval is a bootstrap of the ratio of the two centres. When both sides
+have several forks (processes), as 'mbench run' measures, a hierarchical
+bootstrap resamples forks, then iterations within forks. When a side comes
+from one process, as 'go test -count N' output does, successive iterations are
+not independent, so blocks of consecutive iterations are resampled and a
+warning says the interval cannot see the variance between processes.
+
+The geomean row summarises the suite's overall change.
+
+Exit status is 0, or 3 when -fail is given and a benchmark got worse.
+`,
+		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
+			opts := compare.DefaultOptions
+			fs.StringVar(&opts.Metric, "metric", opts.Metric, "compare `unit`: sec/op (or ns/op), B/op, allocs/op, or a custom unit")
+			fs.Func("stat", "centre to compare: mean or median (default mean)", func(s string) error {
+				st, err := stats.ParseStat(s)
+				opts.Stat = st
+				return err
+			})
+			fs.Float64Var(&opts.Alpha, "alpha", opts.Alpha, "one minus the confidence `level` of the interval")
+			fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "smallest relative change reported, as a `fraction`")
+			fs.IntVar(&opts.Replicates, "reps", opts.Replicates, "bootstrap `replicates`")
+			fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the bootstrap")
+			format := fs.String("format", "text", "output `format`: text, markdown, json or csv")
+			fail := fs.Bool("fail", false, "exit with status 3 when a benchmark got worse")
+			return func(e *env, args []string) error {
+				if len(args) != 2 {
+					return usagef("want two inputs, OLD and NEW; got %d", len(args))
+				}
+				if !slices.Contains(compare.Formats, compare.Format(*format)) {
+					return usagef("-format %q: want one of %v", *format, compare.Formats)
+				}
+				if opts.Alpha <= 0 || opts.Alpha >= 1 {
+					return usagef("-alpha %v: want a number between 0 and 1, e.g. 0.01", opts.Alpha)
+				}
+				if opts.Threshold < 0 {
+					return usagef("-threshold %v: want a non-negative fraction, e.g. 0.03", opts.Threshold)
+				}
+				if opts.Replicates < 100 {
+					return usagef("-reps %d: want at least 100", opts.Replicates)
+				}
+				ins, err := bench.ParseInputs(args)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				runs := make([]*bench.Run, 2)
+				for i, in := range ins {
+					run, warnings, err := bench.ReadFile(in.Path)
+					for _, w := range warnings {
+						e.warnf("%v", w)
+					}
+					if err != nil {
+						return err
+					}
+					run.Label = in.Label
+					runs[i] = run
+				}
+				res, err := compare.Compare(runs[0], runs[1], opts)
+				if err != nil {
+					return err
+				}
+				if err := res.Write(e.stdout, compare.Format(*format)); err != nil {
+					return err
+				}
+				if n := len(res.Regressions()); *fail && n > 0 {
+					var names []string
+					for _, r := range res.Regressions() {
+						names = append(names, r.Key.String())
+					}
+					return &regressionError{n: n, names: strings.Join(names, ", ")}
+				}
+				return nil
+			}
+		},
+	})
+}

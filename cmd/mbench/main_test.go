@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// cliCases run the command line end to end. Each compares stdout and stderr
+// with testdata/golden/NAME.golden and checks the exit code.
+var cliCases = []struct {
+	name string
+	args string
+	code int
+}{
+	{"compare-text", "compare old=testdata/old.txt new=testdata/new.txt", exitOK},
+	{"compare-markdown", "compare -format markdown old=testdata/old.txt new=testdata/new.txt", exitOK},
+	{"compare-json", "compare -format json old=testdata/old.txt new=testdata/new.txt", exitOK},
+	{"compare-csv", "compare -format csv old=testdata/old.txt new=testdata/new.txt", exitOK},
+	{"compare-median", "compare -stat median old=testdata/old.txt new=testdata/new.txt", exitOK},
+	{"compare-bop", "compare -metric B/op old=testdata/old.txt new=testdata/new.txt", exitOK},
+	{"compare-fail", "compare -fail old=testdata/old.txt new=testdata/new.txt", exitRegression},
+	{"compare-aa-fail", "compare -fail old=testdata/old.txt aa=testdata/aa.txt", exitOK},
+	{"compare-forks", "compare -fail old=testdata/forks-old.json new=testdata/forks-new.json", exitRegression},
+	{"compare-threshold", "compare -fail -threshold 0.06 old=testdata/forks-old.json new=testdata/forks-new.json", exitOK},
+	{"compare-missing-file", "compare testdata/old.txt testdata/nope.txt", exitError},
+	{"compare-empty-file", "compare testdata/old.txt testdata/empty.txt", exitError},
+	{"compare-bad-lines", "compare old=testdata/old.txt bad=testdata/bad.txt", exitOK},
+	{"compare-no-common", "compare testdata/old.txt testdata/forks-new.json", exitError},
+	{"compare-unknown-metric", "compare -metric widgets/op testdata/old.txt testdata/new.txt", exitError},
+	{"compare-duplicate-label", "compare x=testdata/old.txt x=testdata/new.txt", exitUsage},
+	{"compare-one-arg", "compare testdata/old.txt", exitUsage},
+	{"compare-bad-format", "compare -format xml testdata/old.txt testdata/new.txt", exitUsage},
+	{"compare-bad-alpha", "compare -alpha 2 testdata/old.txt testdata/new.txt", exitUsage},
+	{"compare-bad-stat", "compare -stat mode testdata/old.txt testdata/new.txt", exitUsage},
+	{"help", "help", exitOK},
+	{"help-compare", "help compare", exitOK},
+	{"no-args", "", exitUsage},
+	{"unknown-command", "frobnicate", exitUsage},
+}
+
+func TestCLI(t *testing.T) {
+	for _, tc := range cliCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := mbench(strings.Fields(tc.args), &stdout, &stderr)
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d\nstderr:\n%s", code, tc.code, &stderr)
+			}
+			got := "$ mbench " + tc.args + "\n" + stdout.String()
+			if stderr.Len() > 0 {
+				got += "--- stderr\n" + stderr.String()
+			}
+			golden := filepath.Join("testdata", "golden", tc.name+".golden")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o777)
+				if err := os.WriteFile(golden, []byte(got), 0o666); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// TestHelpCoversCommands keeps the command list and the help in step.
+func TestHelpCoversCommands(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	mbench([]string{"help"}, &stdout, &stderr)
+	for _, c := range commands {
+		if !strings.Contains(stdout.String(), "\t"+c.name) {
+			t.Errorf("help does not list %s", c.name)
+		}
+		if strings.TrimSpace(c.long) == "" || c.short == "" {
+			t.Errorf("command %s has no help text", c.name)
+		}
+	}
+}

@@ -1,0 +1,426 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/stats"
+	"github.com/mbench/mbench/stop"
+	"github.com/mbench/mbench/store"
+	"golang.org/x/perf/benchunit"
+)
+
+// defaultDB is where results are stored unless -db says otherwise.
+const defaultDB = ".mbench/mbench.db"
+
+func init() {
+	commands = append(commands, &command{
+		name:      "run",
+		usageLine: "[flags] [packages | label=path.test ...]",
+		short:     "run benchmarks until their results are stable",
+		long: `
+Run builds the test binary of each package (default ./...), discovers its
+benchmarks and sub-benchmarks, and measures each in several forks (fresh
+processes), interleaving benchmarks in a random order per suite run. It
+calibrates the operations per iteration once per benchmark so that every
+iteration lasts about -iter, then stops warm-up, and stops adding forks, as
+soon as the -criterion says the results are stable (dynamic reconfiguration),
+within the bounds -wi-min..-wi-max and -f-min..-f-max.
+
+Arguments are package patterns, as for go test, or prebuilt test binaries
+(label=path.test, or any path ending in .test).
+
+Every iteration is stored as it finishes in the result database (-db), under
+a label (-label, default the git commit with -dirty when the tree has
+changes); 'mbench runs' lists stored runs and 'mbench compare' compares them
+by label. An interrupted run keeps every finished iteration.
+
+The summary on stdout gives, per benchmark, the mean and median, the 99%
+confidence interval of the mean (hierarchical bootstrap over forks and
+iterations), its relative width (RCIW), B/op and allocs/op with -benchmem,
+forks and iterations used, and why it stopped. Warnings about the machine,
+the build and implausible results go to stderr.
+
+Criteria: cv (coefficient of variation), rciw (relative width of a bootstrap
+confidence interval), kld (Kullback-Leibler similarity of distributions), and
+static (always the maximum configuration).
+
+Exit status is 0 when every benchmark ran, 1 when one failed or the run was
+interrupted.
+`,
+		setFlags: setRunFlags,
+	})
+}
+
+// runFlags holds the flags of mbench run that are not options of run.Suite.
+type runFlags struct {
+	opts    run.Options
+	bench   string
+	cpu     string
+	cpuset  string
+	tags    string
+	gcflags string
+	db      string
+	label   string
+	out     string
+	jsonOut string
+	verbose bool
+	noBuild bool // internal: for tests of prebuilt binaries
+}
+
+// DefaultRunOptions are mbench run's defaults, chosen from the evaluation in
+// docs/EVALUATION.md.
+var defaultRunOptions = func() run.Options {
+	o := run.DefaultOptions
+	o.Config = stop.Config{WarmupMin: 1, WarmupMax: 10, Measure: 5, ForksMin: 3, ForksMax: 6, IterTime: 100 * time.Millisecond}
+	return o
+}()
+
+func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
+	f := &runFlags{opts: defaultRunOptions}
+	o := &f.opts
+	fs.StringVar(&f.bench, "bench", ".", "run only benchmarks matching `regexp` (per / level, as go test)")
+	fs.DurationVar(&o.Config.IterTime, "iter", o.Config.IterTime, "target `duration` of one iteration")
+	fs.IntVar(&o.Config.WarmupMin, "wi-min", o.Config.WarmupMin, "fewest warm-up `iterations` per fork")
+	fs.IntVar(&o.Config.WarmupMax, "wi-max", o.Config.WarmupMax, "most warm-up `iterations` per fork")
+	fs.IntVar(&o.Config.Measure, "mi", o.Config.Measure, "measurement `iterations` per fork")
+	fs.IntVar(&o.Config.ForksMin, "f-min", o.Config.ForksMin, "fewest `forks` per benchmark")
+	fs.IntVar(&o.Config.ForksMax, "f-max", o.Config.ForksMax, "most `forks` per benchmark")
+	fs.StringVar(&o.Criterion, "criterion", o.Criterion, "stoppage `criterion`: "+strings.Join(stop.Names, ", "))
+	fs.IntVar(&o.CriterionOptions.Window, "window", o.CriterionOptions.Window, "criterion's sliding window, in `iterations`")
+	fs.Float64Var(&o.CriterionOptions.CVThreshold, "cv-threshold", o.CriterionOptions.CVThreshold, "cv criterion's `threshold`")
+	fs.Float64Var(&o.CriterionOptions.RCIWThreshold, "rciw-threshold", o.CriterionOptions.RCIWThreshold, "rciw criterion's `threshold`")
+	fs.Float64Var(&o.CriterionOptions.KLDThreshold, "kld-threshold", o.CriterionOptions.KLDThreshold, "kld criterion's `threshold` (a probability)")
+	fs.Uint64Var(&o.Seed, "seed", o.Seed, "random `seed` of the benchmark order and the bootstraps")
+	fs.StringVar(&f.cpuset, "cpuset", "", "pin forks to these `cpus`, e.g. 1 or 0-3")
+	fs.StringVar(&f.cpu, "cpu", "", "run each benchmark at each GOMAXPROCS in `list`, e.g. 1,2,4")
+	fs.DurationVar(&o.ForkTimeout, "timeout", o.ForkTimeout, "end a fork that runs longer than `duration`")
+	fs.BoolVar(&o.Benchmem, "benchmem", false, "report B/op and allocs/op")
+	fs.StringVar(&f.tags, "tags", "", "build `tags` for go test -c")
+	fs.StringVar(&f.gcflags, "gcflags", "", "`flags` for go test -c -gcflags")
+	fs.StringVar(&f.db, "db", defaultDB, "result database `path`")
+	fs.StringVar(&f.label, "label", "", "`name` of this run (default: the git commit, -dirty if the tree has changes)")
+	fs.StringVar(&f.out, "o", "", "also write the measurement iterations to `file` in the Go benchmark format")
+	fs.StringVar(&f.jsonOut, "json", "", "also stream every iteration to `file` in mbench's JSON Lines format")
+	fs.BoolVar(&f.verbose, "v", false, "print each fork as it starts")
+	return func(e *env, args []string) error { return runCmd(e, f, args) }
+}
+
+func runCmd(e *env, f *runFlags, args []string) error {
+	o := &f.opts
+	if err := o.Config.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	if !contains(stop.Names, o.Criterion) {
+		return usagef("-criterion %q: want one of %s", o.Criterion, strings.Join(stop.Names, ", "))
+	}
+	if f.cpuset != "" {
+		cpus, err := run.ParseCPUList(f.cpuset)
+		if err != nil {
+			return usagef("-cpuset: %v", err)
+		}
+		o.CPUs = cpus
+	}
+	var cpuList []int
+	if f.cpu != "" {
+		list, err := run.ParseCPUList(f.cpu)
+		if err != nil {
+			return usagef("-cpu: %v", err)
+		}
+		cpuList = list
+	}
+
+	ctx, stopSignals := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stopSignals()
+
+	wd, _ := os.Getwd()
+	platform := run.Detect(ctx, wd)
+	for _, w := range run.PlatformWarnings(platform) {
+		e.warnf("%s", w)
+	}
+
+	bins, err := binaries(ctx, e, f, wd, args)
+	if err != nil {
+		return err
+	}
+	var targets []run.Target
+	for i := range bins {
+		for _, w := range run.BinaryWarnings(bins[i].Path, bins[i].Flags) {
+			e.warnf("%s", w)
+		}
+		ts, err := run.Discover(ctx, &bins[i], f.bench, cpuList, o.ForkTimeout)
+		if err != nil {
+			return err
+		}
+		targets = append(targets, ts...)
+	}
+	if len(targets) == 0 {
+		return fmt.Errorf("no benchmarks match -bench %q in %d test binaries", f.bench, len(bins))
+	}
+
+	label := f.label
+	if label == "" {
+		label = platform.DefaultLabel()
+	}
+	if label == "" {
+		label = "run"
+	}
+	meta := &bench.Run{
+		Label: label, Commit: platform.Commit, Dirty: platform.Dirty, Toolchain: platform.Go,
+		GOOS: platform.OS, GOARCH: platform.Arch, Host: platform.Host, CPU: platform.CPU,
+		Start: time.Now(), Settings: settingsOf(o),
+	}
+	if err := os.MkdirAll(filepath.Dir(f.db), 0o777); err != nil {
+		return err
+	}
+	db, err := store.Open(f.db)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	id, err := db.CreateRun(meta)
+	if err != nil {
+		return err
+	}
+	sink := &runSink{db: db, id: id}
+	if f.jsonOut != "" {
+		jf, err := os.Create(f.jsonOut)
+		if err != nil {
+			return err
+		}
+		defer jf.Close()
+		sink.json = bench.NewJSONWriter(jf)
+		if err := sink.json.WriteRun(meta); err != nil {
+			return err
+		}
+	}
+	o.Sink = sink
+	progress := newProgress(e.stderr, f.verbose)
+	o.Progress = progress.update
+
+	fmt.Fprint(e.stdout, platform.Header())
+	fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d\n\n",
+		id, label, len(targets), o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax, o.Config.Measure, o.Config.ForksMin, o.Config.ForksMax)
+
+	results, runErr := run.Suite(ctx, targets, *o)
+	progress.done()
+	status := "complete"
+	switch {
+	case errors.Is(runErr, run.ErrInterrupted):
+		status = "interrupted"
+	case runErr != nil:
+		status = "failed"
+	}
+	meta.End = time.Now()
+	reports := make(map[string]string)
+	for _, r := range results {
+		if r.Report.Forks > 0 {
+			reports["stop/"+r.Target.Key.String()] = r.Report.Reason
+		}
+	}
+	if err := db.SetSettings(id, reports); err != nil {
+		e.warnf("recording stop reasons: %v", err)
+	}
+	if err := db.Finish(id, meta.End, status); err != nil {
+		e.warnf("recording the end of run %s: %v", id, err)
+	}
+	if sink.json != nil {
+		if err := sink.json.Flush(); err != nil {
+			e.warnf("writing %s: %v", f.jsonOut, err)
+		}
+	}
+
+	failed := writeSummary(e, results, o, meta.End.Sub(meta.Start))
+	if f.out != "" {
+		if err := writeBenchfmt(f.out, meta, results); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stderr, "mbench: %d measurements stored in %s as run %s (label %s)\n", sink.n, f.db, id, label)
+	switch {
+	case runErr != nil && status == "interrupted":
+		return fmt.Errorf("interrupted; every finished iteration is kept in run %s", id)
+	case runErr != nil:
+		return runErr
+	case failed > 0:
+		return fmt.Errorf("%d of %d benchmarks failed", failed, len(results))
+	}
+	return nil
+}
+
+// binaries builds the packages named by args, or takes the prebuilt test
+// binaries among them.
+func binaries(ctx context.Context, e *env, f *runFlags, wd string, args []string) ([]run.Binary, error) {
+	var patterns []string
+	var bins []run.Binary
+	for _, a := range args {
+		label, path, hasLabel := strings.Cut(a, "=")
+		if !hasLabel {
+			label, path = "", a
+		}
+		if hasLabel || strings.HasSuffix(path, ".test") {
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return nil, err
+			}
+			if st, err := os.Stat(abs); err != nil || st.IsDir() {
+				return nil, fmt.Errorf("test binary %s: not a file", path)
+			}
+			bins = append(bins, run.Binary{Path: abs, Dir: filepath.Dir(abs), Label: label})
+			continue
+		}
+		patterns = append(patterns, a)
+	}
+	if len(patterns) == 0 && len(bins) > 0 {
+		return bins, nil
+	}
+	built, err := run.Build(ctx, run.BuildOptions{Dir: wd, Tags: f.tags, GCFlags: f.gcflags, Log: prefixWriter{e.stderr}}, patterns)
+	if err != nil {
+		return nil, err
+	}
+	return append(bins, built...), nil
+}
+
+// prefixWriter prefixes "mbench: " to what it is given, one line at a time.
+type prefixWriter struct{ w io.Writer }
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	fmt.Fprintf(p.w, "mbench: %s", b)
+	return len(b), nil
+}
+
+// runSink stores each measurement durably and streams it to -json.
+type runSink struct {
+	db   *store.Store
+	id   string
+	json *bench.JSONWriter
+	n    int
+}
+
+func (s *runSink) Append(m *bench.Measurement) error {
+	if err := s.db.Append(s.id, *m); err != nil {
+		return err
+	}
+	s.n++
+	if s.json != nil {
+		if err := s.json.WriteMeasurement(m); err != nil {
+			return err
+		}
+		return s.json.Flush()
+	}
+	return nil
+}
+
+func settingsOf(o *run.Options) map[string]string {
+	c := o.Config
+	return map[string]string{
+		"criterion": o.Criterion, "iter": c.IterTime.String(),
+		"wi-min": fmt.Sprint(c.WarmupMin), "wi-max": fmt.Sprint(c.WarmupMax), "mi": fmt.Sprint(c.Measure),
+		"f-min": fmt.Sprint(c.ForksMin), "f-max": fmt.Sprint(c.ForksMax), "seed": fmt.Sprint(o.Seed),
+		"window": fmt.Sprint(o.CriterionOptions.Window), "benchmem": fmt.Sprint(o.Benchmem),
+	}
+}
+
+// writeSummary prints the per-benchmark table and returns how many
+// benchmarks failed.
+func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Duration) int {
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "benchmark\tmean\tmedian\t99%% CI\tRCIW\tB/op\tallocs/op\tforks\titers\tstop\n")
+	failed := 0
+	var checkTime, benchTime time.Duration
+	boot := stats.Bootstrap{Level: 0.99, Replicates: 10000}
+	for _, r := range results {
+		checkTime += r.Report.CheckTime
+		benchTime += r.Time
+		name := r.Target.Key.String()
+		if r.Failed() {
+			failed++
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t-\tFAILED: %v\n", name, r.Report.Forks, r.Failures[0].Err)
+			continue
+		}
+		s := run.Summarize(r, o.Metric, boot, o.Seed)
+		if s.Iterations == 0 {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\tnot run\n", name)
+			continue
+		}
+		cls := benchunit.ClassOf(o.Metric)
+		ci, rciw := "-", "-"
+		if !isNaN(s.CI.Lo) {
+			ci = "[" + benchunit.Scale(s.CI.Lo, cls) + ", " + benchunit.Scale(s.CI.Hi, cls) + "]"
+			rciw = fmt.Sprintf("%.2f%%", 100*s.CI.RelWidth())
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", name,
+			benchunit.Scale(s.Mean, cls), benchunit.Scale(s.Median, cls), ci, rciw,
+			scaleOrDash(s.BytesPerOp, benchunit.Binary), scaleOrDash(s.AllocsPerOp, benchunit.Decimal),
+			s.Forks, s.Iterations, r.Report.Reason)
+	}
+	tw.Flush()
+	fmt.Fprintf(e.stdout, "\nwall time %v; criterion checks took %v (%.3f%% of benchmark time)\n",
+		wall.Round(time.Millisecond), checkTime.Round(time.Microsecond), 100*checkTime.Seconds()/max(benchTime.Seconds(), 1e-9))
+	for _, r := range results {
+		var ws []string
+		ws = append(ws, r.Report.Warnings()...)
+		ws = append(ws, run.ResultWarnings(r, o.Metric)...)
+		for _, w := range ws {
+			e.warnf("%s: %s", r.Target.Key, w)
+		}
+		for _, fe := range r.Failures {
+			e.warnf("%s failed: %v\n%s", r.Target.Key, fe.Err, indent(fe.Output))
+		}
+	}
+	return failed
+}
+
+func writeBenchfmt(path string, meta *bench.Run, results []*run.Result) error {
+	out := *meta
+	out.Measurements = nil
+	for _, r := range results {
+		out.Measurements = append(out.Measurements, r.Measurements...)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteBenchfmt(f, &out, bench.BenchfmtOptions{}); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func scaleOrDash(v float64, cls benchunit.Class) string {
+	if isNaN(v) {
+		return "-"
+	}
+	return benchunit.Scale(v, cls)
+}
+
+func isNaN(v float64) bool { return v != v }
+
+func indent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "\t" + strings.ReplaceAll(s, "\n", "\n\t")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

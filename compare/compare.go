@@ -1,0 +1,365 @@
+// Package compare detects changes between two result sets: for every
+// benchmark present in both, the ratio new/old of a centre statistic with a
+// bootstrap confidence interval, and a verdict.
+//
+// A change is reported only when the interval excludes 1 and the point
+// estimate moves by more than a relevance threshold (3% by default, the bound
+// the papers behind mbench use). The interval respects how the data were
+// taken: when both sides have several forks (processes), a hierarchical
+// bootstrap resamples forks and then iterations within forks, so that the
+// variance between processes carries its weight; when a side comes from a
+// single process, as plain `go test -bench -count N` output does, successive
+// iterations are not independent (a machine's level shifts last seconds), so
+// a moving-block bootstrap over consecutive iterations is used, and the
+// result says that the interval cannot see variance between processes.
+package compare
+
+import (
+	"cmp"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/stats"
+	"golang.org/x/perf/benchunit"
+)
+
+// Options control a comparison. Start from DefaultOptions.
+type Options struct {
+	// Metric is the unit compared, e.g. "sec/op", "B/op"; "ns/op" and other
+	// untidy spellings are accepted.
+	Metric string
+	// Stat is the centre compared: mean or median.
+	Stat stats.Stat
+	// Alpha is one minus the confidence level of the interval.
+	Alpha float64
+	// Threshold is the smallest relative change reported, e.g. 0.03.
+	Threshold float64
+	// Replicates is the number of bootstrap replicates.
+	Replicates int
+	// Seed makes the bootstrap reproducible.
+	Seed uint64
+}
+
+// DefaultOptions are the defaults of `mbench compare`.
+var DefaultOptions = Options{
+	Metric:     "sec/op",
+	Stat:       stats.StatMean,
+	Alpha:      0.01,
+	Threshold:  0.03,
+	Replicates: 10000,
+	Seed:       1,
+}
+
+// A Verdict is the outcome for one benchmark.
+type Verdict int
+
+const (
+	// NoChange: the interval includes 1, or the change is below the threshold.
+	NoChange Verdict = iota
+	// Better and Worse: a change in the direction of improvement or
+	// regression of the metric (faster and slower for time).
+	Better
+	Worse
+	// Higher and Lower: a change in a metric whose better direction is
+	// unknown.
+	Higher
+	Lower
+	// TooFew: a side has too few samples for the requested confidence.
+	TooFew
+)
+
+// Word returns the verdict as the output shows it; time metrics say faster
+// and slower.
+func (v Verdict) Word(unit string) string {
+	switch v {
+	case NoChange:
+		return "no change"
+	case Better:
+		if unit == "sec/op" {
+			return "faster"
+		}
+		return "better"
+	case Worse:
+		if unit == "sec/op" {
+			return "slower"
+		}
+		return "worse"
+	case Higher:
+		return "higher"
+	case Lower:
+		return "lower"
+	case TooFew:
+		return "too few samples"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// A Side summarises one benchmark on one side of the comparison.
+type Side struct {
+	Center float64 // mean or median, as Options.Stat says
+	N      int     // measurement iterations
+	Forks  int     // processes they came from
+}
+
+// A Row is the comparison of one benchmark.
+type Row struct {
+	Key      bench.Key
+	Old, New Side
+	// Ratio is new/old of the centres, with its confidence interval.
+	Ratio stats.Interval
+	// Method names how the interval was computed: "hierarchical" (forks,
+	// then iterations), "block" (moving blocks of consecutive iterations)
+	// or "" when there was no interval.
+	Method  string
+	Verdict Verdict
+	// Note explains a TooFew verdict or another limit of this row.
+	Note string
+}
+
+// Change returns the relative change new/old - 1.
+func (r *Row) Change() float64 { return r.Ratio.Center - 1 }
+
+// A Result is a whole comparison.
+type Result struct {
+	OldLabel, NewLabel string
+	Metric             string
+	Stat               stats.Stat
+	Level              float64
+	Threshold          float64
+	// Better is +1 when higher values of the metric are better, -1 when
+	// lower ones are, and 0 when unknown.
+	Better int
+	Rows   []Row
+	// OnlyOld and OnlyNew list benchmarks measured on one side only.
+	OnlyOld, OnlyNew []bench.Key
+	// Geomean is the geometric mean over all rows with a centre on both
+	// sides, and the ratio of the two: the suite's overall change. It has
+	// no interval.
+	Geomean struct {
+		Old, New, Ratio float64
+		N               int
+	}
+	// Warnings are problems of the data that limit the conclusions.
+	Warnings []string
+}
+
+// Regressions returns the rows whose verdict is Worse.
+func (r *Result) Regressions() []Row {
+	var out []Row
+	for _, row := range r.Rows {
+		if row.Verdict == Worse {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// MinSamples returns the fewest samples a side needs for a two-sided
+// interval at confidence 1-alpha: with n samples, a percentile interval
+// cannot be narrower than the range of the data with probability about
+// 2·0.5^n, so n must be at least log2(2/alpha) — 6 at 95% and 8 at 99%, the
+// same bounds benchstat applies to its order-statistic intervals.
+func MinSamples(alpha float64) int {
+	return int(math.Ceil(math.Log2(2 / alpha)))
+}
+
+// Compare compares the runs old and new. Errors are for requests that cannot
+// be answered (unknown metric, no benchmark in common); limits of the data
+// are in Result.Warnings and Row.Note.
+func Compare(old, new *bench.Run, opts Options) (*Result, error) {
+	if opts.Alpha <= 0 || opts.Alpha >= 1 {
+		return nil, fmt.Errorf("alpha %v is not between 0 and 1", opts.Alpha)
+	}
+	if opts.Threshold < 0 {
+		return nil, fmt.Errorf("threshold %v is negative", opts.Threshold)
+	}
+	if opts.Replicates < 100 {
+		return nil, fmt.Errorf("%d bootstrap replicates are too few (want at least 100)", opts.Replicates)
+	}
+	_, unit := benchunit.Tidy(1, opts.Metric)
+	res := &Result{
+		OldLabel: old.Label, NewLabel: new.Label,
+		Metric: unit, Stat: opts.Stat, Level: 1 - opts.Alpha, Threshold: opts.Threshold,
+	}
+	inOld, inNew := slices.Contains(old.UnitsUsed(), unit), slices.Contains(new.UnitsUsed(), unit)
+	if !inOld || !inNew {
+		return nil, missingMetric(unit, old, new, inOld, inNew)
+	}
+	res.Better = old.Better(unit)
+	if b := new.Better(unit); res.Better == 0 {
+		res.Better = b
+	} else if b != 0 && b != res.Better {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the inputs disagree on whether higher %s is better; using %s's metadata", unit, old.Label))
+	}
+
+	olds, news := old.Samples(unit), new.Samples(unit)
+	for k := range olds {
+		if news[k] != nil {
+			res.Rows = append(res.Rows, Row{Key: k})
+		} else {
+			res.OnlyOld = append(res.OnlyOld, k)
+		}
+	}
+	for k := range news {
+		if olds[k] == nil {
+			res.OnlyNew = append(res.OnlyNew, k)
+		}
+	}
+	slices.SortFunc(res.Rows, func(a, b Row) int { return a.Key.Compare(b.Key) })
+	slices.SortFunc(res.OnlyOld, bench.Key.Compare)
+	slices.SortFunc(res.OnlyNew, bench.Key.Compare)
+	if len(res.Rows) == 0 {
+		return nil, fmt.Errorf("%s and %s have no benchmark in common (%d and %d benchmarks with %s)",
+			old.Label, new.Label, len(olds), len(news), unit)
+	}
+
+	boot := stats.Bootstrap{Level: 1 - opts.Alpha, Replicates: opts.Replicates}
+	minN := MinSamples(opts.Alpha)
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range work {
+				row := &res.Rows[i]
+				compareRow(row, olds[row.Key], news[row.Key], opts, boot, minN, res.Better)
+			}
+		})
+	}
+	for i := range res.Rows {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
+	noForks := map[string]bool{}
+	var logSum [3]float64
+	for _, row := range res.Rows {
+		if row.Old.Forks < 2 {
+			noForks[old.Label] = true
+		}
+		if row.New.Forks < 2 {
+			noForks[new.Label] = true
+		}
+		if row.Old.Center > 0 && row.New.Center > 0 {
+			logSum[0] += math.Log(row.Old.Center)
+			logSum[1] += math.Log(row.New.Center)
+			res.Geomean.N++
+		}
+	}
+	if n := float64(res.Geomean.N); n > 0 {
+		res.Geomean.Old = math.Exp(logSum[0] / n)
+		res.Geomean.New = math.Exp(logSum[1] / n)
+		res.Geomean.Ratio = res.Geomean.New / res.Geomean.Old
+	}
+	var single []string
+	for _, label := range []string{old.Label, new.Label} {
+		if noForks[label] {
+			single = append(single, label)
+		}
+	}
+	if len(single) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%s: results from a single process (no fork structure), as `go test -count N` gives; "+
+				"intervals resample blocks of consecutive iterations but cannot see how much results vary "+
+				"between processes, so they may be too narrow (`mbench run` measures several forks)",
+			strings.Join(single, " and ")))
+	}
+	if n := len(res.OnlyOld) + len(res.OnlyNew); n > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d benchmarks are measured on one side only and not compared (listed below the table)", n))
+	}
+	return res, nil
+}
+
+// compareRow fills in one row. Its random source depends only on the seed
+// and the benchmark, so results do not depend on scheduling.
+func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap, minN, better int) {
+	oAll, nAll := o.All(), n.All()
+	row.Old = Side{Center: opts.Stat.Of(oAll), N: len(oAll), Forks: len(o.Forks)}
+	row.New = Side{Center: opts.Stat.Of(nAll), N: len(nAll), Forks: len(n.Forks)}
+	row.Ratio = stats.Interval{Center: row.New.Center / row.Old.Center, Lo: math.NaN(), Hi: math.NaN(), Level: boot.Level}
+	if row.Old.N < minN || row.New.N < minN {
+		row.Verdict = TooFew
+		row.Note = fmt.Sprintf("need at least %d samples per side for a %g%% interval; have %d and %d",
+			minN, 100*boot.Level, row.Old.N, row.New.N)
+		return
+	}
+	if row.Old.Center == 0 {
+		// A ratio to zero is undefined. Zero on both sides is equal (0 B/op
+		// before and after); from zero to something is a change of unbounded
+		// size, reported by its direction.
+		switch {
+		case row.New.Center == 0:
+			row.Ratio = stats.Interval{Center: 1, Lo: 1, Hi: 1, Level: boot.Level}
+		default:
+			row.Note = fmt.Sprintf("old %s is 0; the change is not a ratio", opts.Stat)
+			row.Verdict = direction(row.New.Center > 0, better)
+		}
+		return
+	}
+	h := fnv.New64a()
+	h.Write([]byte(row.Key.String()))
+	r := rand.New(rand.NewPCG(opts.Seed, h.Sum64()))
+	if o.HasForks() && n.HasForks() {
+		row.Method = "hierarchical"
+		row.Ratio = boot.HierarchicalRatio(n.Forks, o.Forks, opts.Stat, r)
+		row.Ratio = stats.Expand(row.Ratio, float64(min(len(o.Forks), len(n.Forks))))
+	} else {
+		row.Method = "block"
+		row.Ratio = boot.BlockRatio(nAll, oAll, opts.Stat, r)
+		blocks := func(n int) float64 { return float64(n) / float64(stats.BlockLength(n)) }
+		row.Ratio = stats.Expand(row.Ratio, min(blocks(len(oAll)), blocks(len(nAll))))
+	}
+	row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+}
+
+// verdict applies the rule of the package comment to a ratio new/old.
+func verdict(ratio stats.Interval, threshold float64, better int) Verdict {
+	// The threshold gets a relative tolerance of 1e-9 so that a change of
+	// exactly the threshold, which float arithmetic may put a hair above it,
+	// is not reported.
+	if math.IsNaN(ratio.Lo) || ratio.Contains(1) || math.Abs(ratio.Center-1) <= threshold*(1+1e-9) {
+		return NoChange
+	}
+	return direction(ratio.Center > 1, better)
+}
+
+// direction names a change upwards (up) or downwards for a metric whose
+// better direction is better (+1 higher, -1 lower, 0 unknown).
+func direction(up bool, better int) Verdict {
+	switch {
+	case better == 0 && up:
+		return Higher
+	case better == 0:
+		return Lower
+	case up == (better > 0):
+		return Better
+	}
+	return Worse
+}
+
+func missingMetric(unit string, old, new *bench.Run, inOld, inNew bool) error {
+	var where string
+	switch {
+	case !inOld && !inNew:
+		where = "either input"
+	case !inOld:
+		where = old.Label
+	default:
+		where = new.Label
+	}
+	units := old.UnitsUsed()
+	for _, u := range new.UnitsUsed() {
+		if !slices.Contains(units, u) {
+			units = append(units, u)
+		}
+	}
+	slices.SortFunc(units, cmp.Compare)
+	return fmt.Errorf("metric %s is not in %s; the inputs have: %v", unit, where, units)
+}

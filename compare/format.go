@@ -1,0 +1,308 @@
+package compare
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mbench/mbench/bench"
+	"golang.org/x/perf/benchunit"
+)
+
+// A Format is an output format of a comparison.
+type Format string
+
+const (
+	Text     Format = "text"
+	Markdown Format = "markdown"
+	JSON     Format = "json"
+	CSV      Format = "csv"
+)
+
+// Formats lists the formats Write accepts.
+var Formats = []Format{Text, Markdown, JSON, CSV}
+
+// Write writes r to w in the given format. Text and Markdown are for people
+// and may change; JSON and CSV are stable and documented in docs/formats.md.
+func (r *Result) Write(w io.Writer, f Format) error {
+	switch f {
+	case Text:
+		return r.writeText(w)
+	case Markdown:
+		return r.writeMarkdown(w)
+	case JSON:
+		return r.writeJSON(w)
+	case CSV:
+		return r.writeCSV(w)
+	}
+	return fmt.Errorf("unknown format %q", f)
+}
+
+func (r *Result) betterWord() string {
+	switch r.Better {
+	case -1:
+		return "lower is better"
+	case +1:
+		return "higher is better"
+	}
+	return "direction of improvement unknown"
+}
+
+func (r *Result) header() string {
+	return fmt.Sprintf("%s (%s): %s of %s vs %s; %g%% CI of new/old; changes under %s are not reported",
+		r.Metric, r.betterWord(), r.Stat, r.NewLabel, r.OldLabel, 100*r.Level, pct(r.Threshold, false))
+}
+
+// scale formats v in the metric's unit class, as benchstat does.
+func (r *Result) scale(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return benchunit.Scale(v, benchunit.ClassOf(r.Metric))
+}
+
+// pct formats a fraction as a percentage; signed adds "+" to positive values.
+func pct(f float64, signed bool) string {
+	if math.IsNaN(f) {
+		return "-"
+	}
+	s := strconv.FormatFloat(100*f, 'f', 2, 64) + "%"
+	if signed && f >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+func (row *Row) interval() string {
+	if math.IsNaN(row.Ratio.Lo) {
+		return "-"
+	}
+	return "[" + pct(row.Ratio.Lo-1, true) + ", " + pct(row.Ratio.Hi-1, true) + "]"
+}
+
+func (s Side) count() string {
+	if s.Forks > 1 {
+		return fmt.Sprintf("%d×%d", s.Forks, (s.N+s.Forks-1)/s.Forks)
+	}
+	return strconv.Itoa(s.N)
+}
+
+// names returns how each row's benchmark is shown: without its package
+// when all rows share one package (which the header then names).
+func (r *Result) names() (pkg string, name func(bench.Key) string) {
+	shared := true
+	if len(r.Rows) > 0 {
+		pkg = r.Rows[0].Key.Package
+	}
+	for _, row := range r.Rows {
+		if row.Key.Package != pkg {
+			shared = false
+		}
+	}
+	if !shared {
+		return "", bench.Key.String
+	}
+	return pkg, func(k bench.Key) string { return strings.TrimPrefix(k.FullName(), "Benchmark") }
+}
+
+func (r *Result) writeText(w io.Writer) error {
+	fmt.Fprintln(w, r.header())
+	pkg, name := r.names()
+	if pkg != "" {
+		fmt.Fprintf(w, "pkg: %s\n", pkg)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "benchmark\t%s\tn\t%s\tn\tchange\t%g%% CI\tverdict\t\n", r.OldLabel, r.NewLabel, 100*r.Level)
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name(row.Key),
+			r.scale(row.Old.Center), row.Old.count(), r.scale(row.New.Center), row.New.count(),
+			pct(row.Change(), true), row.interval(), row.Verdict.Word(r.Metric))
+	}
+	if r.Geomean.N > 1 {
+		fmt.Fprintf(tw, "geomean\t%s\t\t%s\t\t%s\t\t\t\n", r.scale(r.Geomean.Old), r.scale(r.Geomean.New), pct(r.Geomean.Ratio-1, true))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	r.writeNotes(w, "")
+	return nil
+}
+
+// writeNotes writes row notes, one-sided benchmarks and warnings, each line
+// prefixed by prefix.
+func (r *Result) writeNotes(w io.Writer, prefix string) {
+	var lines []string
+	for _, row := range r.Rows {
+		if row.Note != "" {
+			lines = append(lines, fmt.Sprintf("%s: %s", row.Key, row.Note))
+		}
+	}
+	for _, k := range r.OnlyOld {
+		lines = append(lines, fmt.Sprintf("%s: only in %s", k, r.OldLabel))
+	}
+	for _, k := range r.OnlyNew {
+		lines = append(lines, fmt.Sprintf("%s: only in %s", k, r.NewLabel))
+	}
+	for _, warn := range r.Warnings {
+		lines = append(lines, "warning: "+warn)
+	}
+	if len(lines) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s%s\n", prefix, l)
+	}
+}
+
+func (r *Result) writeMarkdown(w io.Writer) error {
+	worse := len(r.Regressions())
+	better := 0
+	for _, row := range r.Rows {
+		if row.Verdict == Better {
+			better++
+		}
+	}
+	fmt.Fprintf(w, "### %s: %d %s, %d %s, %d benchmarks compared\n\n", r.Metric,
+		worse, Worse.Word(r.Metric), better, Better.Word(r.Metric), len(r.Rows))
+	fmt.Fprintf(w, "%s\n\n", r.header())
+	pkg, name := r.names()
+	if pkg != "" {
+		fmt.Fprintf(w, "pkg: `%s`\n\n", pkg)
+	}
+	fmt.Fprintf(w, "| benchmark | %s | %s | change | %g%% CI | verdict |\n", mdEscape(r.OldLabel), mdEscape(r.NewLabel), 100*r.Level)
+	fmt.Fprintf(w, "|---|---:|---:|---:|---|---|\n")
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		v := row.Verdict.Word(r.Metric)
+		if row.Verdict == Worse {
+			v = "**" + v + "**"
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s |\n", name(row.Key), r.scale(row.Old.Center), r.scale(row.New.Center),
+			pct(row.Change(), true), row.interval(), v)
+	}
+	if r.Geomean.N > 1 {
+		fmt.Fprintf(w, "| geomean | %s | %s | %s | | |\n", r.scale(r.Geomean.Old), r.scale(r.Geomean.New), pct(r.Geomean.Ratio-1, true))
+	}
+	r.writeNotes(w, "> ")
+	return nil
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// jsonResult is the stable JSON form of a Result (docs/formats.md).
+type jsonResult struct {
+	Old       string    `json:"old"`
+	New       string    `json:"new"`
+	Metric    string    `json:"metric"`
+	Better    int       `json:"better"`
+	Stat      string    `json:"stat"`
+	Level     float64   `json:"level"`
+	Threshold float64   `json:"threshold"`
+	Rows      []jsonRow `json:"rows"`
+	OnlyOld   []jsonKey `json:"only_old"`
+	OnlyNew   []jsonKey `json:"only_new"`
+	Geomean   *jsonGeo  `json:"geomean,omitempty"`
+	Warnings  []string  `json:"warnings"`
+}
+
+type jsonKey struct {
+	Package string `json:"pkg"`
+	Name    string `json:"name"`
+	Procs   int    `json:"procs"`
+}
+
+type jsonSide struct {
+	Center float64 `json:"center"`
+	N      int     `json:"n"`
+	Forks  int     `json:"forks"`
+}
+
+type jsonRow struct {
+	jsonKey
+	Old     jsonSide `json:"old"`
+	New     jsonSide `json:"new"`
+	Ratio   float64  `json:"ratio"`
+	Lo      *float64 `json:"lo"`
+	Hi      *float64 `json:"hi"`
+	Method  string   `json:"method"`
+	Verdict string   `json:"verdict"`
+	Note    string   `json:"note,omitempty"`
+}
+
+type jsonGeo struct {
+	Old   float64 `json:"old"`
+	New   float64 `json:"new"`
+	Ratio float64 `json:"ratio"`
+	N     int     `json:"n"`
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func keysJSON(keys []bench.Key) []jsonKey {
+	out := make([]jsonKey, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, jsonKey{k.Package, k.Name, k.Procs})
+	}
+	return out
+}
+
+func (r *Result) writeJSON(w io.Writer) error {
+	jr := jsonResult{
+		Old: r.OldLabel, New: r.NewLabel, Metric: r.Metric, Better: r.Better, Stat: r.Stat.String(),
+		Level: r.Level, Threshold: r.Threshold,
+		OnlyOld: keysJSON(r.OnlyOld), OnlyNew: keysJSON(r.OnlyNew), Warnings: r.Warnings,
+		Rows: make([]jsonRow, 0, len(r.Rows)),
+	}
+	if jr.Warnings == nil {
+		jr.Warnings = []string{}
+	}
+	for _, row := range r.Rows {
+		jr.Rows = append(jr.Rows, jsonRow{
+			jsonKey: jsonKey{row.Key.Package, row.Key.Name, row.Key.Procs},
+			Old:     jsonSide(row.Old), New: jsonSide(row.New),
+			Ratio: row.Ratio.Center, Lo: finite(row.Ratio.Lo), Hi: finite(row.Ratio.Hi),
+			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Note: row.Note,
+		})
+	}
+	if r.Geomean.N > 1 {
+		jr.Geomean = &jsonGeo{r.Geomean.Old, r.Geomean.New, r.Geomean.Ratio, r.Geomean.N}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jr)
+}
+
+// csvHeader is the first line of the CSV format.
+var csvHeader = []string{"pkg", "name", "procs", "metric", "old", "old_n", "old_forks", "new", "new_n", "new_forks",
+	"ratio", "lo", "hi", "method", "verdict"}
+
+func (r *Result) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	for _, row := range r.Rows {
+		cw.Write([]string{row.Key.Package, row.Key.Name, strconv.Itoa(row.Key.Procs), r.Metric,
+			f(row.Old.Center), strconv.Itoa(row.Old.N), strconv.Itoa(row.Old.Forks),
+			f(row.New.Center), strconv.Itoa(row.New.N), strconv.Itoa(row.New.Forks),
+			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric)})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,149 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+)
+
+// A Target is one benchmark at one GOMAXPROCS in one test binary: the unit
+// that is calibrated, forked, stopped and reported.
+type Target struct {
+	Binary *Binary
+	Key    bench.Key
+	// Pattern selects exactly this benchmark: each `/`-separated level of
+	// its name, quoted and anchored, as -test.bench matches level by level.
+	Pattern string
+	// Procs is the -test.cpu value that gives Key.Procs; 0 when the
+	// GOMAXPROCS is not set explicitly.
+	Procs int
+}
+
+// Anchored returns a -test.bench pattern that matches the benchmark name
+// (without the "Benchmark" prefix) and nothing else.
+func Anchored(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	parts[0] = "^Benchmark" + parts[0][1:]
+	return strings.Join(parts, "/")
+}
+
+// Discover lists the benchmarks of bin that match the -test.bench pattern
+// re, including sub-benchmarks, by running each once (-test.benchtime=1x).
+// cpus is the -test.cpu list; each benchmark becomes one target per value.
+func Discover(ctx context.Context, bin *Binary, re string, cpus []int, timeout time.Duration) ([]Target, error) {
+	if re == "" {
+		re = "."
+	}
+	if _, err := regexp.Compile(re); err != nil {
+		// The testing package compiles each level separately; check the
+		// levels so that the error names the pattern, not a test binary.
+		for _, level := range strings.Split(re, "/") {
+			if _, err := regexp.Compile(level); err != nil {
+				return nil, fmt.Errorf("-bench %q: %v", re, err)
+			}
+		}
+	}
+	var targets []Target
+	seen := make(map[bench.Key]bool)
+	procsList := cpus
+	if len(procsList) == 0 {
+		procsList = []int{0}
+	}
+	for _, procs := range procsList {
+		spec := ForkSpec{Binary: *bin, Pattern: re, Procs: procs, BenchTime: "1x", Count: 1, Timeout: timeout}
+		err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				targets = append(targets, Target{Binary: bin, Key: m.Key, Pattern: Anchored(m.Key.Name), Procs: procs})
+			}
+			return true
+		})
+		if fe, ok := err.(*ForkError); ok && fe.Err.Error() == "printed no result" {
+			// A package without benchmarks, or none matching.
+			continue
+		}
+		if err != nil {
+			return targets, err
+		}
+	}
+	if bin.Package == "" && len(targets) > 0 {
+		bin.Package = targets[0].Key.Package
+	}
+	return targets, nil
+}
+
+// Calibrate finds the number of operations per iteration that makes one
+// iteration of t last about iter: it runs the benchmark once with
+// -test.benchtime=iter, letting the testing package ramp b.N up, and scales
+// the resulting time per op. It returns the count and the calibration
+// measurement.
+func Calibrate(ctx context.Context, t *Target, iter time.Duration, benchmem bool, timeout time.Duration) (int, *bench.Measurement, error) {
+	spec := ForkSpec{Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs, BenchTime: iter.String(), Count: 1, Benchmem: benchmem, Timeout: timeout}
+	var got *bench.Measurement
+	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
+		if m.Key == t.Key {
+			got = m
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	if got == nil {
+		return 0, nil, fmt.Errorf("%s: calibration printed no result for the benchmark", t.Key)
+	}
+	return scaleN(got, iter), got, nil
+}
+
+// scaleN returns the operation count that makes an iteration last iter,
+// given a measurement m of the benchmark.
+func scaleN(m *bench.Measurement, iter time.Duration) int {
+	perOp, ok := m.Get("sec/op")
+	if !ok || perOp <= 0 {
+		// No time per op: keep what the testing package chose.
+		return max(m.N, 1)
+	}
+	n := iter.Seconds() / perOp
+	// Limit to what -test.benchtime=Nx accepts and a run can finish.
+	return int(math.Max(1, math.Min(n, 1e9)))
+}
+
+// ParseCPUList parses a list such as "0-3,6" (for -cpuset) or "1,2,4" (for
+// -cpu) into numbers.
+func ParseCPUList(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("%q is not a number or a range like 0-3", part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("%q is not a range like 0-3", part)
+			}
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty list")
+	}
+	return out, nil
+}

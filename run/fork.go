@@ -1,0 +1,217 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/sys/unix"
+)
+
+// A ForkSpec says what one process of a test binary runs.
+type ForkSpec struct {
+	Binary Binary
+	// Pattern is the -test.bench regular expression.
+	Pattern string
+	// Procs is the -test.cpu value; 0 leaves GOMAXPROCS alone.
+	Procs int
+	// BenchTime is the -test.benchtime value: a duration for calibration,
+	// "Nx" for fixed-work iterations.
+	BenchTime string
+	// Count is the -test.count value: the most iterations the fork may run.
+	Count    int
+	Benchmem bool
+	// CPUs pins the process to these CPUs; nil leaves it unpinned.
+	CPUs []int
+	// Timeout ends the fork when it runs longer; 0 means no limit.
+	Timeout time.Duration
+}
+
+// args returns the test binary's command line for s.
+func (s *ForkSpec) args() []string {
+	args := []string{"-test.run=^$", "-test.bench=" + s.Pattern, "-test.benchtime=" + s.BenchTime,
+		"-test.count=" + strconv.Itoa(max(s.Count, 1)), "-test.timeout=0"}
+	if s.Procs > 0 {
+		args = append(args, "-test.cpu="+strconv.Itoa(s.Procs))
+	}
+	if s.Benchmem {
+		args = append(args, "-test.benchmem")
+	}
+	return args
+}
+
+// A ForkError reports a fork that failed: it crashed, a benchmark failed or
+// was skipped, or it timed out. Output holds the end of what it printed.
+type ForkError struct {
+	Spec   *ForkSpec
+	Err    error
+	Output string
+}
+
+func (e *ForkError) Error() string {
+	return fmt.Sprintf("%s -test.bench=%s: %v", e.Spec.Binary.Path, e.Spec.Pattern, e.Err)
+}
+
+func (e *ForkError) Unwrap() error { return e.Err }
+
+// tailLines is how much of a failed fork's output a ForkError keeps.
+const tailLines = 40
+
+// RunFork runs one fork and calls onResult with each result line, as a
+// measurement without coordinates, as soon as the process prints it. When
+// onResult returns false the process is killed and RunFork returns nil: the
+// caller has what it wanted. A process that fails, or ends without printing
+// a result, returns a *ForkError.
+func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurement) bool) error {
+	if spec.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, spec.Binary.Path, spec.args()...)
+	cmd.Dir = spec.Binary.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = 5 * time.Second
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := startPinned(cmd, spec.CPUs); err != nil {
+		return &ForkError{Spec: &spec, Err: err}
+	}
+	var waitErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		waitErr = cmd.Wait()
+		pw.Close()
+	})
+
+	tail := &tailWriter{max: tailLines}
+	reader := benchfmt.NewReader(io.TeeReader(pr, tail), spec.Binary.Path)
+	var (
+		stopped  bool
+		results  int
+		prev     = time.Now()
+		config   []bench.Config
+		failures []string
+	)
+	for reader.Scan() {
+		rec, ok := reader.Result().(*benchfmt.Result)
+		if !ok || stopped {
+			continue
+		}
+		now := time.Now()
+		m, err := bench.FromBenchfmt(rec, config)
+		if err != nil {
+			failures = append(failures, err.Error())
+			continue
+		}
+		config = m.Config
+		if m.Key.Package == "" {
+			m.Key.Package = spec.Binary.Package
+		}
+		m.Start, m.End = prev, now
+		prev = now
+		results++
+		if !onResult(&m) {
+			stopped = true
+			killGroup(cmd)
+		}
+	}
+	io.Copy(io.Discard, pr)
+	wg.Wait()
+
+	switch {
+	case stopped:
+		return nil
+	case ctx.Err() == context.DeadlineExceeded:
+		return &ForkError{Spec: &spec, Err: fmt.Errorf("timed out after %v", spec.Timeout), Output: tail.String()}
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case waitErr != nil:
+		return &ForkError{Spec: &spec, Err: waitErr, Output: tail.String()}
+	case results == 0:
+		msg := "printed no result"
+		if strings.Contains(tail.String(), "--- SKIP") {
+			msg = "skipped"
+		}
+		return &ForkError{Spec: &spec, Err: errors.New(msg), Output: tail.String()}
+	case len(failures) > 0:
+		return &ForkError{Spec: &spec, Err: errors.New(failures[0]), Output: tail.String()}
+	}
+	return nil
+}
+
+// killGroup kills the process group of cmd: the test binary and anything
+// it started.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// startPinned starts cmd with its CPU affinity set to cpus. A child
+// inherits the affinity of the thread that forks it, so the thread is
+// locked, pinned, used to start the child, and restored.
+func startPinned(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var old, set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return fmt.Errorf("reading CPU affinity: %v", err)
+	}
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("pinning to CPUs %v: %v", cpus, err)
+	}
+	err := cmd.Start()
+	if rerr := unix.SchedSetaffinity(0, &old); rerr != nil && err == nil {
+		err = fmt.Errorf("restoring CPU affinity: %v", rerr)
+	}
+	return err
+}
+
+// tailWriter keeps the last max lines written to it.
+type tailWriter struct {
+	max   int
+	lines []string
+	part  strings.Builder
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	for _, c := range string(p) {
+		if c == '\n' {
+			t.lines = append(t.lines, t.part.String())
+			t.part.Reset()
+			if len(t.lines) > t.max {
+				t.lines = t.lines[len(t.lines)-t.max:]
+			}
+			continue
+		}
+		t.part.WriteRune(c)
+	}
+	return len(p), nil
+}
+
+func (t *tailWriter) String() string {
+	s := strings.Join(t.lines, "\n")
+	if t.part.Len() > 0 {
+		s += "\n" + t.part.String()
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package run
+
+import (
+	"debug/buildinfo"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/stats"
+)
+
+// Thresholds of the hygiene checks. Each is a plausibility bound from paper
+// 002 (Sestoft, Microbenchmarks in Java and C#, §3 and §7), adapted to Go.
+const (
+	// implausibleOp: below about one nanosecond per op a modern CPU does
+	// a handful of instructions at most; results like these usually mean
+	// the compiler removed the work (§3.3, "dead code elimination").
+	implausibleOp = 1e-9
+	// slowFirst: a first iteration this many times slower than the median
+	// of the rest says that start-up work (page faults, caches, lazy
+	// initialisation) is being measured (§3.1).
+	slowFirst = 1.5
+	// noisyCV: iterations that vary by more than this coefficient of
+	// variation make every conclusion weak.
+	noisyCV = 0.10
+	// timerResolution bounds what the clock can resolve; an iteration that
+	// lasts under timerResolution*granularityFactor is dominated by
+	// timer granularity (§3.5: "long enough to avoid problems with ...
+	// clock resolution").
+	timerResolution   = time.Microsecond
+	granularityFactor = 1000
+	// highLoad is the load average per core above which other work is
+	// competing for the CPUs (§7).
+	highLoad = 0.5
+)
+
+// PlatformWarnings checks the machine (paper 002 §7): frequency scaling and
+// other load.
+func PlatformWarnings(p Platform) []string {
+	var w []string
+	if p.Governor != "" && p.Governor != "performance" {
+		w = append(w, fmt.Sprintf("CPU frequency governor is %q, not \"performance\": the clock speed may change during the run "+
+			"(as root: cpupower frequency-set -g performance)", p.Governor))
+	}
+	if p.Load >= 0 && p.Cores > 0 && p.Load/float64(p.Cores) > highLoad {
+		w = append(w, fmt.Sprintf("load average %.2f on %d cores: other work competes with the benchmarks; stop it or expect noise", p.Load, p.Cores))
+	}
+	return w
+}
+
+// BinaryWarnings checks how a test binary was built: the race detector,
+// coverage and disabled optimisation make benchmarks measure something else.
+func BinaryWarnings(path string, flags []string) []string {
+	var w []string
+	settings := map[string]string{}
+	if bi, err := buildinfo.ReadFile(path); err == nil {
+		for _, s := range bi.Settings {
+			settings[s.Key] = s.Value
+		}
+	}
+	gcflags := settings["-gcflags"]
+	for _, f := range flags {
+		if v, ok := strings.CutPrefix(f, "-gcflags="); ok {
+			gcflags += " " + v
+		}
+	}
+	if settings["-race"] == "true" {
+		w = append(w, fmt.Sprintf("%s was built with -race: the race detector slows code 2-20x and changes what is measured", path))
+	}
+	if settings["-cover"] == "true" || settings["-covermode"] != "" {
+		w = append(w, fmt.Sprintf("%s was built with coverage instrumentation: counters change what is measured", path))
+	}
+	if strings.Contains(gcflags, "-N") || strings.Contains(gcflags, "-l") {
+		w = append(w, fmt.Sprintf("%s was built with -gcflags=%q: optimisation or inlining is disabled", path, strings.TrimSpace(gcflags)))
+	}
+	return w
+}
+
+// ResultWarnings checks one benchmark's measurements for implausible
+// results (paper 002 §3).
+func ResultWarnings(r *Result, metric string) []string {
+	var w []string
+	var measure, firsts, rest []float64
+	for i := range r.Measurements {
+		m := &r.Measurements[i]
+		v, ok := m.Get(metric)
+		if !ok {
+			continue
+		}
+		if m.Coord.Phase == bench.Measure {
+			measure = append(measure, v)
+		}
+		if m.Coord.Iteration == 0 {
+			firsts = append(firsts, v)
+		} else {
+			rest = append(rest, v)
+		}
+	}
+	if len(measure) == 0 {
+		return nil
+	}
+	mean := stats.Mean(measure)
+	if metric == "sec/op" && mean < implausibleOp {
+		w = append(w, fmt.Sprintf("%.3g ns/op is implausibly fast: the compiler may have removed the work "+
+			"(use the result, e.g. assign it to a package-level sink, or use b.Loop)", mean*1e9))
+	}
+	if len(firsts) > 0 && len(rest) > 0 {
+		if ratio := stats.Median(firsts) / stats.Median(rest); ratio > slowFirst {
+			w = append(w, fmt.Sprintf("the first iteration of a fork is %.1fx slower than the rest: start-up cost is in the measurement; "+
+				"keep warm-up iterations (-wi-min) or move set-up before b.ResetTimer", ratio))
+		}
+	}
+	if cv := stats.CV(measure); cv > noisyCV && !math.IsNaN(cv) {
+		w = append(w, fmt.Sprintf("iterations vary by %.0f%% (CV): results are noisy; look for interference, or lengthen -iter", 100*cv))
+	}
+	if metric == "sec/op" && r.N > 0 {
+		if iter := time.Duration(mean * float64(r.N) * 1e9); iter < timerResolution*granularityFactor {
+			w = append(w, fmt.Sprintf("an iteration lasts %v, close to the clock's resolution; lengthen -iter", iter))
+		}
+	}
+	return w
+}

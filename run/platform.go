@@ -1,0 +1,160 @@
+package run
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Platform identifies where benchmarks run (paper 002 §8: results are
+// only comparable with the platform they came from), and carries what the
+// hygiene checks look at.
+type Platform struct {
+	OS, Arch   string
+	Kernel     string
+	CPU        string
+	Cores      int
+	GOMAXPROCS int
+	Go         string // toolchain that builds the test binaries
+	// Governor is the CPU frequency governor of each CPU, "" when the
+	// kernel does not expose one (common in virtual machines).
+	Governor string
+	// Load is the 1-minute load average, NaN-free; -1 when unknown.
+	Load float64
+	Host string
+	// Commit and Dirty describe the module's source tree, when it is a
+	// git work tree.
+	Commit string
+	Dirty  bool
+}
+
+// Detect gathers the platform description. dir is the module directory
+// (for the commit); every field it cannot learn stays empty.
+func Detect(ctx context.Context, dir string) Platform {
+	p := Platform{
+		OS: runtime.GOOS, Arch: runtime.GOARCH,
+		Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Load: -1,
+	}
+	p.Host, _ = os.Hostname()
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		p.Kernel = strings.TrimSpace(string(b))
+	}
+	p.CPU = cpuModel()
+	p.Governor = governor()
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if v, err := strconv.ParseFloat(f[0], 64); err == nil {
+				p.Load = v
+			}
+		}
+	}
+	if out, err := commandOutput(ctx, dir, "go", "env", "GOVERSION"); err == nil {
+		p.Go = out
+	}
+	p.Commit, p.Dirty = gitState(ctx, dir)
+	return p
+}
+
+// DefaultLabel is the label of a run when none is given: the short commit,
+// with "-dirty" when the tree has uncommitted changes; "" outside git.
+func (p *Platform) DefaultLabel() string {
+	if p.Commit == "" {
+		return ""
+	}
+	c := p.Commit
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	if p.Dirty {
+		c += "-dirty"
+	}
+	return c
+}
+
+// Header is the platform as the summary's header prints it.
+func (p *Platform) Header() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "os: %s/%s, kernel %s\n", p.OS, p.Arch, orUnknown(p.Kernel))
+	fmt.Fprintf(&b, "cpu: %s, %d cores, GOMAXPROCS %d, governor %s\n", orUnknown(p.CPU), p.Cores, p.GOMAXPROCS, orUnknown(p.Governor))
+	load := "unknown"
+	if p.Load >= 0 {
+		load = strconv.FormatFloat(p.Load, 'f', 2, 64)
+	}
+	fmt.Fprintf(&b, "go: %s, host %s, load %s\n", orUnknown(p.Go), orUnknown(p.Host), load)
+	if p.Commit != "" {
+		fmt.Fprintf(&b, "commit: %s\n", p.DefaultLabel())
+	}
+	return b.String()
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// governor returns the distinct frequency governors of the CPUs, joined by
+// "/", or "" when there are none to read.
+func governor() string {
+	var govs []string
+	for i := range runtime.NumCPU() {
+		b, err := os.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", i))
+		if err != nil {
+			continue
+		}
+		g := strings.TrimSpace(string(b))
+		if !contains(govs, g) {
+			govs = append(govs, g)
+		}
+	}
+	return strings.Join(govs, "/")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func gitState(ctx context.Context, dir string) (commit string, dirty bool) {
+	commit, err := commandOutput(ctx, dir, "git", "rev-parse", "HEAD")
+	if err != nil {
+		return "", false
+	}
+	status, err := commandOutput(ctx, dir, "git", "status", "--porcelain", "--untracked-files=no")
+	return commit, err == nil && status != ""
+}
+
+func commandOutput(ctx context.Context, dir, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}

@@ -1,0 +1,241 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/stop"
+)
+
+// A Sink receives every measurement as it is taken. The runner does not go
+// on until Append returns, so a sink that makes the measurement durable
+// before returning loses nothing when mbench is killed.
+type Sink interface {
+	Append(m *bench.Measurement) error
+}
+
+// Options control a suite run. Start from DefaultOptions.
+type Options struct {
+	// Config is the configuration: warm-up and measurement iterations,
+	// forks, iteration time.
+	Config stop.Config
+	// Criterion decides when warm-up and forks are stable.
+	Criterion        string
+	CriterionOptions stop.Options
+	// Metric is the unit the criterion watches.
+	Metric string
+	// Seed fixes the randomised benchmark order of each suite run.
+	Seed uint64
+	// CPUs pins every fork to these CPUs; nil leaves them unpinned.
+	CPUs []int
+	// ForkTimeout ends a fork that runs longer.
+	ForkTimeout time.Duration
+	Benchmem    bool
+	// Instance names this machine in the coordinates; "" is the host name.
+	Instance string
+	// Sink receives each measurement; nil keeps them only in the results.
+	Sink Sink
+	// Progress, if not nil, is called before each fork.
+	Progress func(Progress)
+}
+
+// DefaultOptions are the defaults of `mbench run`.
+var DefaultOptions = Options{
+	Config:           stop.DefaultConfig,
+	Criterion:        "cv",
+	CriterionOptions: stop.DefaultOptions,
+	Metric:           "sec/op",
+	Seed:             1,
+	ForkTimeout:      10 * time.Minute,
+}
+
+// Progress describes where a suite run is.
+type Progress struct {
+	SuiteRun      int
+	Done, Planned int // forks finished; forks finished plus the fewest still to come
+	Target        *Target
+	Elapsed       time.Duration
+	// ETA estimates the time left from the time forks took so far; 0
+	// until one has finished.
+	ETA time.Duration
+}
+
+// A Result is what happened to one target.
+type Result struct {
+	Target *Target
+	// N is the calibrated number of operations per iteration.
+	N int
+	// Report is the stop controller's account: forks, warm-up, reason.
+	Report stop.Report
+	// Measurements holds every iteration taken, warm-up and measurement.
+	Measurements []bench.Measurement
+	// Failures are the forks that failed. A failed fork ends the target.
+	Failures []*ForkError
+	// Time is the wall time spent in this target's processes.
+	Time time.Duration
+}
+
+// Failed reports whether the target stopped because a fork failed.
+func (r *Result) Failed() bool { return len(r.Failures) > 0 }
+
+// ErrInterrupted is returned with partial results when ctx is cancelled.
+var ErrInterrupted = errors.New("interrupted")
+
+// Suite runs targets in suite runs, each a pass over the targets that still
+// want forks in a fresh random order (randomised multiple interleaved trials),
+// until every target's stop controller is satisfied or a fork of it fails.
+// Each target is calibrated at its first fork. A cancelled ctx stops the
+// running fork and returns the results so far with ErrInterrupted.
+func Suite(ctx context.Context, targets []Target, opts Options) ([]*Result, error) {
+	if err := opts.Config.Validate(); err != nil {
+		return nil, err
+	}
+	crit, err := stop.New(opts.Criterion, opts.CriterionOptions)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Metric == "" {
+		opts.Metric = "sec/op"
+	}
+	if opts.Instance == "" {
+		opts.Instance, _ = os.Hostname()
+	}
+	type state struct {
+		res  *Result
+		ctrl *stop.Controller
+		fork int
+		done bool
+	}
+	states := make([]*state, len(targets))
+	results := make([]*Result, len(targets))
+	for i := range targets {
+		results[i] = &Result{Target: &targets[i]}
+		states[i] = &state{res: results[i], ctrl: stop.NewController(opts.Config, crit)}
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x6d62656e6368))
+	start := time.Now()
+	var forkTime time.Duration
+	forksDone := 0
+	for suite := 1; ; suite++ {
+		var active []*state
+		for _, s := range states {
+			if !s.done && s.ctrl.NeedFork() {
+				active = append(active, s)
+			} else {
+				s.done = true
+			}
+		}
+		if len(active) == 0 {
+			return results, nil
+		}
+		rng.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
+		for _, s := range active {
+			if ctx.Err() != nil {
+				return results, ErrInterrupted
+			}
+			if opts.Progress != nil {
+				p := Progress{SuiteRun: suite, Done: forksDone, Target: s.res.Target, Elapsed: time.Since(start)}
+				p.Planned = forksDone + remainingForks(states, opts.Config, func(s *state) (bool, int) { return s.done, s.fork })
+				if forksDone > 0 {
+					p.ETA = time.Duration(float64(forkTime) / float64(forksDone) * float64(p.Planned-forksDone))
+				}
+				opts.Progress(p)
+			}
+			t0 := time.Now()
+			err := runOne(ctx, s.res, s.ctrl, &s.fork, suite, opts)
+			s.res.Report = s.ctrl.Report()
+			elapsed := time.Since(t0)
+			s.res.Time += elapsed
+			forkTime += elapsed
+			forksDone++
+			var fe *ForkError
+			switch {
+			case errors.As(err, &fe):
+				s.res.Failures = append(s.res.Failures, fe)
+				s.done = true
+			case ctx.Err() != nil:
+				return results, ErrInterrupted
+			case err != nil:
+				return results, err
+			}
+		}
+	}
+}
+
+// remainingForks is a lower bound of the forks still to run: every target
+// not done needs at least one more, and at least f_min in all.
+func remainingForks[S any](states []S, cfg stop.Config, get func(S) (done bool, forks int)) int {
+	n := 0
+	for _, s := range states {
+		done, forks := get(s)
+		if !done {
+			n += max(1, cfg.ForksMin-forks)
+		}
+	}
+	return n
+}
+
+// runOne runs one fork of a target: calibration first if it has none, then
+// warm-up iterations until the controller ends them, then the measurement
+// iterations, and the fork checkpoint.
+func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, suite int, opts Options) error {
+	t := res.Target
+	if res.N == 0 {
+		n, _, err := Calibrate(ctx, t, opts.Config.IterTime, opts.Benchmem, opts.ForkTimeout)
+		if err != nil {
+			return err
+		}
+		res.N = n
+	}
+	*fork++
+	ctrl.StartFork()
+	phase := bench.Measure
+	if ctrl.WantWarmup() {
+		phase = bench.Warmup
+	}
+	iter := 0
+	var sinkErr error
+	spec := ForkSpec{
+		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,
+		BenchTime: fmt.Sprintf("%dx", res.N), Count: opts.Config.WarmupMax + opts.Config.Measure,
+		Benchmem: opts.Benchmem, CPUs: opts.CPUs, Timeout: opts.ForkTimeout,
+	}
+	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
+		if m.Key != t.Key {
+			// A parent benchmark's line, or a sibling matched by a
+			// pattern that is not exact; not ours.
+			return true
+		}
+		m.Coord = bench.Coord{Instance: opts.Instance, SuiteRun: suite, Fork: *fork, Iteration: iter, Phase: phase}
+		iter++
+		res.Measurements = append(res.Measurements, *m)
+		if opts.Sink != nil {
+			if err := opts.Sink.Append(m); err != nil {
+				sinkErr = err
+				return false
+			}
+		}
+		v, ok := m.Get(opts.Metric)
+		if !ok {
+			sinkErr = fmt.Errorf("%s: no %s in the result", t.Key, opts.Metric)
+			return false
+		}
+		if phase == bench.Warmup {
+			if !ctrl.Warmup(v) {
+				phase = bench.Measure
+			}
+			return true
+		}
+		return ctrl.Measure(v)
+	})
+	ctrl.EndFork()
+	if sinkErr != nil {
+		return fmt.Errorf("storing a measurement: %w", sinkErr)
+	}
+	return err
+}

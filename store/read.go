@@ -1,0 +1,377 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+)
+
+// RunInfo summarises a stored run.
+type RunInfo struct {
+	ID, Label, Commit string
+	Dirty             bool
+	// Start and End are in UTC; End is zero while the run is running.
+	Start, End time.Time
+	// Status is "running", "complete", "interrupted" or "failed". A run
+	// whose process died without calling Finish stays "running".
+	Status string
+	// Measurements counts the stored measurements (warm-up included);
+	// Benchmarks counts the distinct benchmark keys among them.
+	Measurements, Benchmarks int
+}
+
+// Runs returns a summary of every stored run, newest (last created) first.
+func (s *Store) Runs() ([]RunInfo, error) {
+	rows, err := s.db.Query(`SELECT r.id, r.label, r.commit_hash, r.dirty, r.start_ns, r.end_ns, r.status,
+		(SELECT COUNT(*) FROM measurements m WHERE m.run = r.num),
+		(SELECT COUNT(DISTINCT m.bench) FROM measurements m WHERE m.run = r.num)
+		FROM runs r ORDER BY r.num DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list runs: %w", err)
+	}
+	defer rows.Close()
+	var infos []RunInfo
+	for rows.Next() {
+		var ri RunInfo
+		var dirty int
+		var start, end sql.NullInt64
+		if err := rows.Scan(&ri.ID, &ri.Label, &ri.Commit, &dirty, &start, &end, &ri.Status,
+			&ri.Measurements, &ri.Benchmarks); err != nil {
+			return nil, fmt.Errorf("store: list runs: %w", err)
+		}
+		ri.Dirty = dirty != 0
+		ri.Start, ri.End = fromNanos(start), fromNanos(end)
+		infos = append(infos, ri)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list runs: %w", err)
+	}
+	return infos, nil
+}
+
+// Load returns run id with all its measurements in the order they were
+// appended. Times are in UTC. Measurements with equal configurations share
+// one Config slice. Empty settings, units, values and configurations load as
+// nil. Load reads one consistent snapshot, so a run being appended to
+// concurrently loads with a prefix of its measurements.
+func (s *Store) Load(id string) (*bench.Run, error) {
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("store: load run %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	r, err := s.load(tx, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: load: %w", err)
+	}
+	return r, nil
+}
+
+func (s *Store) load(tx *sql.Tx, id string) (*bench.Run, error) {
+	r := &bench.Run{ID: id}
+	var num int64
+	var dirty int
+	var start, end sql.NullInt64
+	err := tx.QueryRow(`SELECT num, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu,
+		start_ns, end_ns FROM runs WHERE id = ?`, id).Scan(&num, &r.Label, &r.Commit, &dirty,
+		&r.Toolchain, &r.GOOS, &r.GOARCH, &r.Host, &r.CPU, &start, &end)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, s.noRun(id)
+	} else if err != nil {
+		return nil, fmt.Errorf("run %s: %w", id, err)
+	}
+	r.Dirty = dirty != 0
+	r.Start, r.End = fromNanos(start), fromNanos(end)
+
+	if err := loadSettings(tx, num, r); err != nil {
+		return nil, fmt.Errorf("run %s: settings: %w", id, err)
+	}
+	if err := loadUnits(tx, num, r); err != nil {
+		return nil, fmt.Errorf("run %s: units: %w", id, err)
+	}
+	keys, err := loadKeys(tx, num)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: benchmark keys: %w", id, err)
+	}
+	configs, err := loadConfigs(tx, num)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: configurations: %w", id, err)
+	}
+	if err := loadMeasurements(tx, num, r, keys, configs); err != nil {
+		return nil, fmt.Errorf("run %s: measurements: %w", id, err)
+	}
+	return r, nil
+}
+
+func loadSettings(tx *sql.Tx, num int64, r *bench.Run) error {
+	rows, err := tx.Query("SELECT name, value FROM run_settings WHERE run = ?", num)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return err
+		}
+		if r.Settings == nil {
+			r.Settings = make(map[string]string)
+		}
+		r.Settings[k] = v
+	}
+	return rows.Err()
+}
+
+func loadUnits(tx *sql.Tx, num int64, r *bench.Run) error {
+	rows, err := tx.Query("SELECT unit, name, value FROM run_units WHERE run = ? ORDER BY idx", num)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u bench.UnitMeta
+		if err := rows.Scan(&u.Unit, &u.Key, &u.Value); err != nil {
+			return err
+		}
+		r.Units = append(r.Units, u)
+	}
+	return rows.Err()
+}
+
+func loadKeys(tx *sql.Tx, num int64) (map[int64]bench.Key, error) {
+	rows, err := tx.Query(`SELECT id, package, name, procs FROM bench_keys
+		WHERE id IN (SELECT bench FROM measurements WHERE run = ?)`, num)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := make(map[int64]bench.Key)
+	for rows.Next() {
+		var id int64
+		var k bench.Key
+		if err := rows.Scan(&id, &k.Package, &k.Name, &k.Procs); err != nil {
+			return nil, err
+		}
+		keys[id] = k
+	}
+	return keys, rows.Err()
+}
+
+func loadConfigs(tx *sql.Tx, num int64) (map[int64][]bench.Config, error) {
+	rows, err := tx.Query(`SELECT config, name, value FROM config_items
+		WHERE config IN (SELECT config FROM measurements WHERE run = ?)
+		ORDER BY config, idx`, num)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	configs := make(map[int64][]bench.Config)
+	for rows.Next() {
+		var id int64
+		var c bench.Config
+		if err := rows.Scan(&id, &c.Key, &c.Value); err != nil {
+			return nil, err
+		}
+		configs[id] = append(configs[id], c)
+	}
+	return configs, rows.Err()
+}
+
+// loadMeasurements reads the measurements of run num with their values, one
+// row per value (or one row with NULL value columns for a measurement without
+// values), in insertion order.
+func loadMeasurements(tx *sql.Tx, num int64, r *bench.Run, keys map[int64]bench.Key, configs map[int64][]bench.Config) error {
+	rows, err := tx.Query(`SELECT m.id, m.bench, m.instance, m.suite_run, m.fork, m.iteration,
+		m.phase, m.n, m.start_ns, m.end_ns, m.config,
+		v.unit, v.value, v.value_bits, v.orig_unit, v.orig_value, v.orig_value_bits
+		FROM measurements m LEFT JOIN measurement_values v ON v.measurement = m.id
+		WHERE m.run = ? ORDER BY m.id, v.idx`, num)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	instances := make(map[string]string) // one string per instance name
+	last := int64(-1)
+	for rows.Next() {
+		var (
+			id, keyID            int64
+			instance             string
+			phase                int64
+			start, end, config   sql.NullInt64
+			unit, origUnit       sql.NullString
+			val, orig            sql.NullFloat64
+			valBits, origBits    sql.NullInt64
+			suiteRun, fork, iter int
+			n                    int
+		)
+		if err := rows.Scan(&id, &keyID, &instance, &suiteRun, &fork, &iter, &phase, &n,
+			&start, &end, &config, &unit, &val, &valBits, &origUnit, &orig, &origBits); err != nil {
+			return err
+		}
+		if id != last {
+			last = id
+			key, ok := keys[keyID]
+			if !ok {
+				return fmt.Errorf("measurement %d: missing benchmark key %d", id, keyID)
+			}
+			if in, ok := instances[instance]; ok {
+				instance = in
+			} else {
+				instances[instance] = instance
+			}
+			m := bench.Measurement{
+				Key: key,
+				Coord: bench.Coord{Instance: instance, SuiteRun: suiteRun, Fork: fork,
+					Iteration: iter, Phase: bench.Phase(phase)},
+				N:     n,
+				Start: fromNanos(start),
+				End:   fromNanos(end),
+			}
+			if config.Valid {
+				cfg, ok := configs[config.Int64]
+				if !ok {
+					return fmt.Errorf("measurement %d: missing configuration %d", id, config.Int64)
+				}
+				m.Config = cfg
+			}
+			r.Measurements = append(r.Measurements, m)
+		}
+		if unit.Valid {
+			m := &r.Measurements[len(r.Measurements)-1]
+			m.Values = append(m.Values, bench.Value{
+				Value:     fromFloatCols(val, valBits),
+				Unit:      unit.String,
+				OrigValue: fromFloatCols(orig, origBits),
+				OrigUnit:  origUnit.String,
+			})
+		}
+	}
+	return rows.Err()
+}
+
+// Resolve returns the id of the run ref names. ref is, in order of
+// precedence: an exact run id; "latest", the newest run; a label, naming the
+// newest run with that label; or a prefix of at least 4 characters of
+// exactly one run id.
+func (s *Store) Resolve(ref string) (string, error) {
+	if ref == "" {
+		return "", errors.New("store: resolve: empty run reference")
+	}
+	id, err := s.resolve(ref)
+	if err != nil {
+		return "", fmt.Errorf("store: resolve %q: %w", ref, err)
+	}
+	return id, nil
+}
+
+// minPrefix is the shortest id prefix Resolve accepts, so that a short typo
+// does not silently pick some run.
+const minPrefix = 4
+
+func (s *Store) resolve(ref string) (string, error) {
+	var id string
+	err := s.db.QueryRow("SELECT id FROM runs WHERE id = ?", ref).Scan(&id)
+	if err == nil {
+		return id, nil
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	if ref == Latest {
+		err := s.db.QueryRow("SELECT id FROM runs ORDER BY num DESC LIMIT 1").Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("no runs in %s", s.path)
+		}
+		return id, err
+	}
+	err = s.db.QueryRow("SELECT id FROM runs WHERE label = ? ORDER BY num DESC LIMIT 1", ref).Scan(&id)
+	if err == nil {
+		return id, nil
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	if len(ref) >= minPrefix {
+		rows, err := s.db.Query(`SELECT id, label FROM runs WHERE substr(id, 1, ?) = ?
+			ORDER BY num DESC`, len(ref), ref)
+		if err != nil {
+			return "", err
+		}
+		defer rows.Close()
+		var ids, described []string
+		for rows.Next() {
+			var id, label string
+			if err := rows.Scan(&id, &label); err != nil {
+				return "", err
+			}
+			ids = append(ids, id)
+			if label != "" {
+				id += " (" + label + ")"
+			}
+			described = append(described, id)
+		}
+		if err := rows.Err(); err != nil {
+			return "", err
+		}
+		rows.Close()
+		switch len(ids) {
+		case 0:
+		case 1:
+			return ids[0], nil
+		default:
+			return "", fmt.Errorf("ambiguous id prefix: matches runs %s", strings.Join(described, ", "))
+		}
+	}
+	return "", s.unknownRef(ref)
+}
+
+// maxListed is how many labels an error message lists.
+const maxListed = 20
+
+// unknownRef explains that ref names no run, listing the labels that do.
+func (s *Store) unknownRef(ref string) error {
+	labels, err := s.column(`SELECT label FROM runs WHERE label <> ''
+		GROUP BY label ORDER BY MAX(num) DESC`)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "no run in %s has this id", s.path)
+	if len(ref) >= minPrefix {
+		b.WriteString(", id prefix")
+	}
+	b.WriteString(" or label")
+	if len(ref) < minPrefix {
+		fmt.Fprintf(&b, " (id prefixes need at least %d characters)", minPrefix)
+	}
+	switch {
+	case len(labels) == 0:
+		b.WriteString("; no run has a label; use a run id or \"latest\"")
+	case len(labels) > maxListed:
+		fmt.Fprintf(&b, "; labels: %s, ... (%d more)", strings.Join(labels[:maxListed], ", "), len(labels)-maxListed)
+	default:
+		fmt.Fprintf(&b, "; labels: %s", strings.Join(labels, ", "))
+	}
+	return errors.New(b.String())
+}
+
+// column returns the values of the single string column query selects.
+func (s *Store) column(query string, args ...any) ([]string, error) {
+	rows, err := s.db.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
