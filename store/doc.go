@@ -20,9 +20,10 @@
 //     lose the last commits on power loss, though never corrupt the file; it
 //     saves little here, since an iteration lasts far longer than an fsync.)
 //
-// On a laptop-class SSD (ext4) appending one measurement with three values
-// per call costs about 1 ms, nearly all of it the fsync (BenchmarkAppend);
-// iterations last 50 ms or more, so durability per iteration is cheap.
+// BenchmarkAppend (one measurement with three values per call) measured
+// 0.75 to 1.1 ms per Append on ext4 on a virtual disk, against 0.12 ms with
+// synchronous=NORMAL: nearly all of it is the fsync. Iterations last 50 ms
+// or more, so durability per iteration costs about 2% of the run's time.
 //
 // # Sharing the file
 //

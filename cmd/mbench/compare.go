@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/stats"
 )
@@ -22,9 +21,11 @@ new/old - 1, its confidence interval, and a verdict: faster, slower (better,
 worse for other metrics) or no change. A change is reported only when the
 interval excludes no change AND the change is larger than -threshold.
 
-OLD and NEW are result files: plain 'go test -bench' output, any file benchstat
-reads, or mbench's JSON Lines. Name them with label=path (old=main.txt) to
-label the columns. Benchmarks found on one side only are listed, not compared.
+OLD and NEW are result files — plain 'go test -bench' output, any file
+benchstat reads, or mbench's JSON Lines — or runs stored by 'mbench run',
+named by label, id, id prefix or "latest" (mbench compare main HEAD). Name
+them with label=path (old=main.txt) to label the columns. Benchmarks found on
+one side only are listed, not compared.
 
 The interval is a bootstrap of the ratio of the two centres. When both sides
 have several forks (processes), as 'mbench run' measures, a hierarchical
@@ -51,6 +52,7 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 			fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the bootstrap")
 			format := fs.String("format", "text", "output `format`: text, markdown, json or csv")
 			fail := fs.Bool("fail", false, "exit with status 3 when a benchmark got worse")
+			db := fs.String("db", defaultDB, "result database `path` in which inputs that are not files are looked up")
 			return func(e *env, args []string) error {
 				if len(args) != 2 {
 					return usagef("want two inputs, OLD and NEW; got %d", len(args))
@@ -67,21 +69,9 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				if opts.Replicates < 100 {
 					return usagef("-reps %d: want at least 100", opts.Replicates)
 				}
-				ins, err := bench.ParseInputs(args)
+				runs, err := loadInputs(e, *db, args)
 				if err != nil {
-					return usagef("%v", err)
-				}
-				runs := make([]*bench.Run, 2)
-				for i, in := range ins {
-					run, warnings, err := bench.ReadFile(in.Path)
-					for _, w := range warnings {
-						e.warnf("%v", w)
-					}
-					if err != nil {
-						return err
-					}
-					run.Label = in.Label
-					runs[i] = run
+					return err
 				}
 				res, err := compare.Compare(runs[0], runs[1], opts)
 				if err != nil {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/store"
+)
+
+// buildMbench builds the command into a temporary directory.
+func buildMbench(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "mbench")
+	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building mbench: %v\n%s", err, out)
+	}
+	return exe
+}
+
+func fixtureDir(t *testing.T) string {
+	dir, err := filepath.Abs("../../run/testdata/fixture")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// storedCount returns the measurements of the newest run in db and its status.
+func storedCount(t *testing.T, db string) (int, string) {
+	t.Helper()
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs()
+	if err != nil || len(runs) == 0 {
+		return 0, ""
+	}
+	return runs[0].Measurements, runs[0].Status
+}
+
+// TestRunKilled interrupts and kills mbench run mid-suite: every iteration
+// stored before the signal must still be there after it.
+func TestRunKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs benchmarks")
+	}
+	exe := buildMbench(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "m.db")
+			jsonOut := filepath.Join(t.TempDir(), "m.json")
+			cmd := exec.Command(exe, "run", "-db", db, "-json", jsonOut, "-criterion", "static",
+				"-iter", "10ms", "-wi-max", "1", "-mi", "3", "-f-min", "40", "-f-max", "40", "-bench", "Sum|Loop", "./...")
+			cmd.Dir = fixtureDir(t)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(2 * time.Minute)
+			seen := 0
+			for seen < 20 {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("no progress: %d measurements stored\n%s", seen, &stderr)
+				}
+				time.Sleep(100 * time.Millisecond)
+				if _, err := os.Stat(db); err == nil {
+					seen, _ = storedCount(t, db)
+				}
+			}
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			if err == nil {
+				t.Fatalf("mbench run exited 0 after %v", sig)
+			}
+			got, status := storedCount(t, db)
+			if got < seen {
+				t.Errorf("%d measurements stored after %v, %d before", got, sig, seen)
+			}
+			wantStatus := map[syscall.Signal]string{syscall.SIGINT: "interrupted", syscall.SIGKILL: "running"}[sig]
+			if status != wantStatus {
+				t.Errorf("run status %q, want %q", status, wantStatus)
+			}
+			// The JSON stream is flushed after each measurement too.
+			run, _, err := bench.ReadFile(jsonOut)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(run.Measurements) < seen {
+				t.Errorf("JSON stream holds %d measurements, %d were stored before the signal", len(run.Measurements), seen)
+			}
+			if sig == syscall.SIGINT {
+				if !strings.Contains(stderr.String(), "interrupted; every finished iteration is kept") {
+					t.Errorf("stderr does not say the run was interrupted:\n%s", &stderr)
+				}
+				if !strings.Contains(stdout.String(), "Sum-2") {
+					t.Errorf("no partial summary on stdout:\n%s", &stdout)
+				}
+			}
+		})
+	}
+}
+
+// TestRunFixture runs the fixture module end to end with the default
+// criterion, the -o and -json outputs, and reads them back.
+func TestRunFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs benchmarks")
+	}
+	exe := buildMbench(t)
+	tmp := t.TempDir()
+	db, txt, js := filepath.Join(tmp, "m.db"), filepath.Join(tmp, "m.txt"), filepath.Join(tmp, "m.json")
+	cmd := exec.Command(exe, "run", "-db", db, "-o", txt, "-json", js, "-label", "fx", "-iter", "10ms", "-benchmem", "-bench", "Sum|Join")
+	cmd.Dir = fixtureDir(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("mbench run: %v\n%s", err, out)
+	}
+	for _, want := range []string{"os: linux", "cpu:", "go: go1", "Join/n=10-2", "Join/n=100-2", "Sum-2", "99% CI", "criterion checks took"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	fromText, _, err := bench.ReadFile(txt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromJSON, _, err := bench.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := 0
+	for _, m := range fromJSON.Measurements {
+		if m.Coord.Phase == bench.Measure {
+			measured++
+		}
+	}
+	if len(fromText.Measurements) != measured || measured == 0 {
+		t.Errorf("-o holds %d iterations, -json %d measurement iterations", len(fromText.Measurements), measured)
+	}
+	n, status := storedCount(t, db)
+	if n != len(fromJSON.Measurements) || status != "complete" {
+		t.Errorf("database: %d measurements, status %q; JSON has %d", n, status, len(fromJSON.Measurements))
+	}
+	// The stored run compares with itself by label: no change anywhere.
+	var stdout, stderr bytes.Buffer
+	if code := mbench([]string{"compare", "-db", db, "a=fx", "b=" + txt}, &stdout, &stderr); code != 0 {
+		t.Fatalf("compare by label: exit %d\n%s", code, &stderr)
+	}
+	if strings.Contains(stdout.String(), "slower") || strings.Contains(stdout.String(), "faster") {
+		t.Errorf("a run compared with its own export changed:\n%s", &stdout)
+	}
+}

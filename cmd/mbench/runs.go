@@ -1,0 +1,122 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/store"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:      "runs",
+		usageLine: "[-db path]",
+		short:     "list the runs in the result database",
+		long: `
+Runs lists the runs stored in the result database, newest first: id, label,
+commit, start time, duration, status (complete, interrupted, failed, or
+running for a run still going or killed), and how many benchmarks and
+measurements each holds. Refer to a run by its id, a unique id prefix, its
+label (the newest run with that label) or "latest" in 'mbench compare' and
+'mbench export'.
+`,
+		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
+			db := fs.String("db", defaultDB, "result database `path`")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return usagef("runs takes no arguments")
+				}
+				st, err := openExisting(*db)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				runs, err := st.Runs()
+				if err != nil {
+					return err
+				}
+				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintf(tw, "id\tlabel\tcommit\tstart\tduration\tstatus\tbenchmarks\tmeasurements\n")
+				for _, r := range runs {
+					dur := "-"
+					if !r.End.IsZero() {
+						dur = r.End.Sub(r.Start).Round(time.Second).String()
+					}
+					commit := r.Commit
+					if len(commit) > 12 {
+						commit = commit[:12]
+					}
+					if r.Dirty {
+						commit += "-dirty"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", r.ID, r.Label, commit,
+						r.Start.Local().Format("2006-01-02 15:04:05"), dur, r.Status, r.Benchmarks, r.Measurements)
+				}
+				return tw.Flush()
+			}
+		},
+	})
+	commands = append(commands, &command{
+		name:      "export",
+		usageLine: "[-db path] [-format text|json] [-warmup] [-o file] RUN",
+		short:     "write a stored run as a result file",
+		long: `
+Export writes a run from the result database in the Go benchmark format
+(text, readable by benchstat; measurement iterations only unless -warmup) or
+in mbench's lossless JSON Lines format (json). RUN is an id, a unique id
+prefix, a label or "latest".
+`,
+		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
+			db := fs.String("db", defaultDB, "result database `path`")
+			format := fs.String("format", "text", "`format`: text (Go benchmark format) or json (JSON Lines)")
+			warmup := fs.Bool("warmup", false, "include warm-up iterations in text output")
+			out := fs.String("o", "", "write to `file` instead of stdout")
+			return func(e *env, args []string) error {
+				if len(args) != 1 {
+					return usagef("want one run")
+				}
+				if *format != "text" && *format != "json" {
+					return usagef("-format %q: want text or json", *format)
+				}
+				st, err := openExisting(*db)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				id, err := st.Resolve(args[0])
+				if err != nil {
+					return err
+				}
+				run, err := st.Load(id)
+				if err != nil {
+					return err
+				}
+				w := e.stdout
+				if *out != "" {
+					f, err := os.Create(*out)
+					if err != nil {
+						return err
+					}
+					defer f.Close()
+					w = f
+				}
+				if *format == "json" {
+					return bench.WriteJSON(w, run)
+				}
+				return bench.WriteBenchfmt(w, run, bench.BenchfmtOptions{Warmup: *warmup})
+			}
+		},
+	})
+}
+
+// openExisting opens the result database at path, which must exist.
+func openExisting(path string) (*store.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no result database at %s (mbench run creates it; -db chooses another)", path)
+	}
+	return store.Open(path)
+}

@@ -1,0 +1,294 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/stop"
+)
+
+// fixtureBinary builds the fixture module's test binary once per test run.
+var fixtureBinary = sync.OnceValues(func() (Binary, error) {
+	dir, _ := filepath.Abs("testdata/fixture")
+	cache, err := tempDir()
+	if err != nil {
+		return Binary{}, err
+	}
+	bins, err := Build(context.Background(), BuildOptions{Dir: dir, CacheDir: cache}, []string{"./..."})
+	if err != nil {
+		return Binary{}, err
+	}
+	if len(bins) != 1 {
+		return Binary{}, errors.New("want one test binary")
+	}
+	return bins[0], nil
+})
+
+func fixture(t *testing.T) *Binary {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the fixture module")
+	}
+	bin, err := fixtureBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &bin
+}
+
+func TestAnchored(t *testing.T) {
+	for name, want := range map[string]string{
+		"Sum":          "^BenchmarkSum$",
+		"Join/n=10":    "^BenchmarkJoin$/^n=10$",
+		"A/b.c/x+y(1)": `^BenchmarkA$/^b\.c$/^x\+y\(1\)$`,
+	} {
+		if got := Anchored(name); got != want {
+			t.Errorf("Anchored(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestParseCPUList(t *testing.T) {
+	got, err := ParseCPUList("0-2,5")
+	if err != nil || !slices.Equal(got, []int{0, 1, 2, 5}) {
+		t.Errorf("ParseCPUList(0-2,5) = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "a", "3-1", "-1", "1-x"} {
+		if _, err := ParseCPUList(bad); err == nil {
+			t.Errorf("ParseCPUList(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	bin := fixture(t)
+	ctx := context.Background()
+	targets, err := Discover(ctx, bin, ".", nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tg := range targets {
+		names = append(names, tg.Key.Name)
+		if tg.Key.Package != "example.com/fixture" {
+			t.Errorf("%s: package %q", tg.Key.Name, tg.Key.Package)
+		}
+	}
+	slices.Sort(names)
+	want := []string{"Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}
+	if !slices.Equal(names, want) {
+		t.Errorf("discovered %v, want %v", names, want)
+	}
+	// -bench selects per level, as go test does; -cpu multiplies targets.
+	targets, err = Discover(ctx, bin, "Join/=100", []int{1, 2}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(targets) != 2 || targets[0].Key.Name != "Join/n=100" || targets[0].Key.Procs != 0 || targets[1].Key.Procs != 2 {
+		t.Errorf("Join/=100 at -cpu 1,2: %+v", targets)
+	}
+	if _, err := Discover(ctx, bin, "a(", nil, time.Minute); err == nil {
+		t.Error("bad regexp accepted")
+	}
+}
+
+func TestCalibrate(t *testing.T) {
+	bin := fixture(t)
+	tg := Target{Binary: bin, Key: bench.Key{Package: "example.com/fixture", Name: "Sum", Procs: 2}, Pattern: Anchored("Sum")}
+	n, m, err := Calibrate(context.Background(), &tg, 20*time.Millisecond, false, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perOp, _ := m.Get("sec/op")
+	if got := float64(n) * perOp; got < 0.010 || got > 0.040 {
+		t.Errorf("calibrated N=%d at %v/op gives %.1fms per iteration, want about 20ms", n, perOp, got*1e3)
+	}
+}
+
+// collect is a Sink that keeps what it gets.
+type collect struct{ ms []bench.Measurement }
+
+func (c *collect) Append(m *bench.Measurement) error {
+	c.ms = append(c.ms, *m)
+	return nil
+}
+
+func fastOptions() Options {
+	o := DefaultOptions
+	o.Config = stop.Config{WarmupMin: 1, WarmupMax: 2, Measure: 3, ForksMin: 2, ForksMax: 2, IterTime: 5 * time.Millisecond}
+	o.Criterion = "static"
+	o.ForkTimeout = time.Minute
+	return o
+}
+
+func TestSuite(t *testing.T) {
+	bin := fixture(t)
+	ctx := context.Background()
+	targets, err := Discover(ctx, bin, "Sum|Loop|Join/n=10$", nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &collect{}
+	o := fastOptions()
+	o.Sink = sink
+	o.Benchmem = true
+	results, err := Suite(ctx, targets, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 3 {
+		t.Fatalf("%d results, want 3", len(results))
+	}
+	total := 0
+	for _, r := range results {
+		if r.Failed() || r.Report.Forks != 2 || !r.Report.Done {
+			t.Errorf("%s: failed=%v forks=%d done=%v", r.Target.Key, r.Failed(), r.Report.Forks, r.Report.Done)
+		}
+		// static: wi_max warm-up and mi measurement iterations per fork.
+		var warm, meas int
+		forks := map[int]bool{}
+		for _, m := range r.Measurements {
+			forks[m.Coord.Fork] = true
+			if m.N != r.N {
+				t.Errorf("%s: iteration with N=%d, calibrated %d", r.Target.Key, m.N, r.N)
+			}
+			if _, ok := m.Get("B/op"); !ok {
+				t.Errorf("%s: -benchmem gave no B/op", r.Target.Key)
+			}
+			if m.Coord.Phase == bench.Warmup {
+				warm++
+			} else {
+				meas++
+			}
+		}
+		if warm != 4 || meas != 6 || len(forks) != 2 {
+			t.Errorf("%s: %d warm-up and %d measurement iterations in %d forks, want 4 and 6 in 2", r.Target.Key, warm, meas, len(forks))
+		}
+		total += len(r.Measurements)
+	}
+	if len(sink.ms) != total {
+		t.Errorf("sink got %d measurements, results hold %d", len(sink.ms), total)
+	}
+	// RMIT: every suite run visits each target once.
+	suites := map[int]int{}
+	for _, m := range sink.ms {
+		if m.Coord.Iteration == 0 {
+			suites[m.Coord.SuiteRun]++
+		}
+	}
+	if suites[1] != 3 || suites[2] != 3 {
+		t.Errorf("forks per suite run: %v, want 3 in runs 1 and 2", suites)
+	}
+}
+
+func TestSuiteFailures(t *testing.T) {
+	bin := fixture(t)
+	ctx := context.Background()
+	targets, err := Discover(ctx, bin, "Trouble|Sum", nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, trouble := range []string{"fail", "panic", "hang"} {
+		t.Run(trouble, func(t *testing.T) {
+			t.Setenv("FIXTURE_TROUBLE", trouble)
+			o := fastOptions()
+			o.ForkTimeout = 3 * time.Second
+			results, err := Suite(ctx, targets, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range results {
+				switch r.Target.Key.Name {
+				case "Trouble":
+					if !r.Failed() {
+						t.Fatalf("Trouble did not fail")
+					}
+					fe := r.Failures[0]
+					if trouble == "hang" && !strings.Contains(fe.Err.Error(), "timed out") {
+						t.Errorf("hang: error %v, want a timeout", fe.Err)
+					}
+					if trouble != "hang" && !strings.Contains(fe.Output, "asked to "+trouble) {
+						t.Errorf("%s: output does not show the failure:\n%s", trouble, fe.Output)
+					}
+				case "Sum":
+					if r.Failed() || r.Report.Forks != 2 {
+						t.Errorf("Sum did not run on after Trouble failed: %+v", r.Failures)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSuiteInterrupt(t *testing.T) {
+	bin := fixture(t)
+	targets, err := Discover(context.Background(), bin, "Sum|Loop", nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	sink := &collect{}
+	o := fastOptions()
+	o.Config.ForksMin, o.Config.ForksMax = 50, 50
+	o.Sink = &cancelAfter{collect: sink, n: 12, cancel: cancel}
+	results, err := Suite(ctx, targets, o)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	kept := 0
+	for _, r := range results {
+		kept += len(r.Measurements)
+	}
+	if kept < 12 || kept != len(sink.ms) {
+		t.Errorf("kept %d measurements, sink has %d; want the same, at least 12", kept, len(sink.ms))
+	}
+}
+
+type cancelAfter struct {
+	*collect
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) Append(m *bench.Measurement) error {
+	c.collect.Append(m)
+	if len(c.ms) == c.n {
+		c.cancel()
+	}
+	return nil
+}
+
+func TestBuildCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the fixture")
+	}
+	dir, _ := filepath.Abs("testdata/fixture")
+	cache := t.TempDir()
+	ctx := context.Background()
+	a, err := Build(ctx, BuildOptions{Dir: dir, CacheDir: cache}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	b, err := Build(ctx, BuildOptions{Dir: dir, CacheDir: cache, Log: &log}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a[0].Path != b[0].Path || !strings.Contains(log.String(), "cached") {
+		t.Errorf("second build did not reuse the cache: %s vs %s, log %q", a[0].Path, b[0].Path, log.String())
+	}
+	c, err := Build(ctx, BuildOptions{Dir: dir, CacheDir: cache, Tags: "other"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c[0].Path == a[0].Path {
+		t.Error("different build tags share a cache entry")
+	}
+}
