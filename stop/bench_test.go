@@ -42,7 +42,8 @@ func forget(c Criterion, n int) {
 // check of a fork pays it (after Window+1 = 6 values for CV and RCIW,
 // Window+2 = 7 for KLD). "warmup-30" is a check after 30 values (wi_max) and
 // "forks-10x10" the fork check over 10 forks × 10 iterations, both as a
-// Controller pays them, the earlier prefixes memoized.
+// Controller pays them, the earlier prefixes memoized; "forks-5x10" is the
+// fork check at DefaultConfig's f_max.
 func BenchmarkCheck(b *testing.B) {
 	for _, name := range []string{"cv", "rciw", "kld"} {
 		c, err := New(name, DefaultOptions)
@@ -71,13 +72,15 @@ func BenchmarkCheck(b *testing.B) {
 				m.Warmup(v)
 			}
 		})
-		forks := noisyForks(10, 10)
-		m.Forks(forks)
-		b.Run(name+"/forks-10x10", func(b *testing.B) {
-			for b.Loop() {
-				forget(m, 10)
-				m.Forks(forks)
-			}
-		})
+		for _, f := range []int{5, 10} {
+			forks := noisyForks(f, 10)
+			m.Forks(forks)
+			b.Run(fmt.Sprintf("%s/forks-%dx10", name, f), func(b *testing.B) {
+				for b.Loop() {
+					forget(m, f)
+					m.Forks(forks)
+				}
+			})
+		}
 	}
 }

@@ -30,9 +30,9 @@ func TestConfigValidate(t *testing.T) {
 		{"no measurement", func(c *Config) { c.Measure = 0 }, []string{"-mi 0 < 1"}},
 		{"no forks", func(c *Config) { c.ForksMin = 0 }, []string{"-f-min 0 < 1"}},
 		{"f-min above f-max", func(c *Config) { c.ForksMin, c.ForksMax = 6, 5 }, []string{"-f-min 6 > -f-max 5"}},
-		{"zero iteration time", func(c *Config) { c.IterTime = 0 }, []string{"-iter-time 0s <= 0"}},
-		{"negative iteration time", func(c *Config) { c.IterTime = -time.Second }, []string{"-iter-time -1s <= 0"}},
-		{"all reported", func(c *Config) { c.Measure, c.IterTime = 0, 0 }, []string{"-mi 0 < 1", "-iter-time 0s <= 0"}},
+		{"zero iteration time", func(c *Config) { c.IterTime = 0 }, []string{"-iter 0s <= 0"}},
+		{"negative iteration time", func(c *Config) { c.IterTime = -time.Second }, []string{"-iter -1s <= 0"}},
+		{"all reported", func(c *Config) { c.Measure, c.IterTime = 0, 0 }, []string{"-mi 0 < 1", "-iter 0s <= 0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

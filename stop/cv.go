@@ -5,8 +5,10 @@ import "github.com/mbench/mbench/stats"
 // CV is paper 000's coefficient-of-variation criterion (§4.2.3): the
 // statistic is CV = sd/mean (n−1 sd), and a series is stable when the CV no
 // longer changes by more than Threshold (an absolute difference of CVs, 0.01
-// = one percentage point) within the window. See varWarmup and varForks for
-// exactly which values the window covers.
+// = one percentage point) within the window. The package comment lists
+// exactly which values the windows cover.
+//
+// Build it with New, which checks the fields; the methods assume valid ones.
 type CV struct {
 	Window    int
 	Threshold float64

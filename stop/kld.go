@@ -29,7 +29,7 @@ import (
 // before it, so Warmup needs Window+2 values.
 //
 // Forks computes one probability (a fork window of 2, as the authors' JMH
-// fork; see varForks),
+// fork; see the package comment),
 //
 //	p = KLSimilarity(M_1 ∪ … ∪ M_f−1, M_1 ∪ … ∪ M_f)
 //
@@ -39,6 +39,8 @@ import (
 // which Go's rounded ns/op can produce for very fast operations). Then p is 1
 // if both samples consist of one and the same value and 0 otherwise: a
 // distribution that is still gaining its first spread is not yet stable.
+//
+// Build it with New, which checks the fields; the methods assume valid ones.
 type KLD struct {
 	Window    int
 	Threshold float64

@@ -23,6 +23,8 @@ import (
 //
 // Each interval draws from its own random stream seeded with Seed (see
 // stream), so decisions are reproducible.
+//
+// Build it with New, which checks the fields; the methods assume valid ones.
 type RCIW struct {
 	Window     int
 	Threshold  float64
