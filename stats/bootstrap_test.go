@@ -235,3 +235,33 @@ func TestBlockSeesLevelShifts(t *testing.T) {
 		t.Errorf("block interval %+v not clearly wider than independent %+v", block, indep)
 	}
 }
+
+// TestRatioWidthDeltaMethod checks that a ratio interval reflects the
+// uncertainty of both sides. By the delta method the relative width of
+// stat(num)/stat(den) with independent sides is about
+// √(RelWidth(num)² + RelWidth(den)²) when the relative widths are small;
+// tolerance 10 %. Dropping the resampling of either side would make it
+// about 1/√2 of that.
+func TestRatioWidthDeltaMethod(t *testing.T) {
+	r := newRand(31)
+	gx := forks(r, 20, 20, 1000, 0.03, 0.05)
+	gy := forks(r, 20, 20, 1100, 0.03, 0.05)
+	// Independent values for BlockRatio, so that its blocks change
+	// nothing and the iid Percentile gives each side's width.
+	x, y := timings(r, 400, 1000, 0.05), timings(r, 400, 1100, 0.05)
+	b := Bootstrap{0.95, 10000}
+	for _, s := range []Stat{StatMean, StatMedian} {
+		for _, c := range []struct {
+			name          string
+			ratio, nu, de Interval
+		}{
+			{"HierarchicalRatio", b.HierarchicalRatio(gy, gx, s, newRand(1)), b.Hierarchical(gy, s, newRand(2)), b.Hierarchical(gx, s, newRand(3))},
+			{"BlockRatio", b.BlockRatio(y, x, s, newRand(1)), b.Percentile(y, s, newRand(2)), b.Percentile(x, s, newRand(3))},
+		} {
+			want := math.Hypot(c.nu.RelWidth(), c.de.RelWidth())
+			if got := c.ratio.RelWidth(); !near(got, want, 0.10) {
+				t.Errorf("%s/%v: RelWidth %.4g, want about %.4g (delta method)", c.name, s, got, want)
+			}
+		}
+	}
+}

@@ -1,8 +1,8 @@
 package stats
 
 import (
-	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Hierarchical returns the two-level bootstrap confidence interval of the
@@ -74,15 +74,8 @@ func (b Bootstrap) HierarchicalRatio(num, den [][]float64, s Stat, r *rand.Rand)
 	return b.percentile(pn.full()/pd.full(), reps)
 }
 
-// pooledStat returns stat of all values of groups pooled, NaN if there are
-// none; it is the center reported with an interval the data cannot support.
+// pooledStat returns stat of all values of groups pooled (NaN if there are
+// none), the center reported with an interval the data cannot support.
 func pooledStat(groups [][]float64, s Stat) float64 {
-	var all []float64
-	for _, g := range groups {
-		all = append(all, g...)
-	}
-	if len(all) == 0 {
-		return math.NaN()
-	}
-	return s.Of(all)
+	return s.Of(slices.Concat(groups...))
 }

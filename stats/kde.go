@@ -56,8 +56,8 @@ func (k *KDE) At(v float64) float64 {
 
 // KLSimilarity returns the probability that samples a and b come from the
 // same distribution, built from the Kullback-Leibler divergence as paper 000
-// §4.2.3 does after He et al. (ESEC/FSE 2019), in the form of the authors' published
-// code (papers/README.md, "Known differences"):
+// §4.2.3 does after He et al. (ESEC/FSE 2019), in the form of the authors'
+// published code (papers/README.md, "Known differences"):
 //
 //	lo = min over a, b of Q1 − 1.5·IQR,  hi = max over a, b of Q3 + 1.5·IQR
 //	v_j = lo + j·(hi − lo)/(points − 1),  j = 0..points−1

@@ -11,9 +11,9 @@ import (
 // Replicates never materialise the resample. A draw of value i adds it to a
 // running sum (for the mean) or increments the count of its rank in the
 // sorted data (for the median); the median of a replicate is then found by
-// one cumulative walk over the counts, O(N) without sorting. This is why the
-// bootstraps are written by hand rather than taken from a library: none
-// offers hierarchical or block resampling without per-replicate allocation.
+// one cumulative walk over the counts, O(N) without sorting. The bootstraps
+// are written by hand around this so that the iid, two-level and block
+// schemes share one allocation-free accumulator.
 type pool struct {
 	stat  Stat
 	vals  []float64 // all values, group after group, in their original order
