@@ -306,17 +306,48 @@ func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap
 	h := fnv.New64a()
 	h.Write([]byte(row.Key.String()))
 	r := rand.New(rand.NewPCG(opts.Seed, h.Sum64()))
+	// Percentile intervals over few independent units are too narrow;
+	// stats.ExpandDF widens them to a Student-t interval whose degrees of
+	// freedom come from the spread of each side's unit means (forks, or
+	// blocks of consecutive iterations), combined as Welch does.
 	if o.HasForks() && n.HasForks() {
 		row.Method = "hierarchical"
 		row.Ratio = boot.HierarchicalRatio(n.Forks, o.Forks, opts.Stat, r)
-		row.Ratio = stats.Expand(row.Ratio, float64(min(len(o.Forks), len(n.Forks))))
+		units := float64(min(len(o.Forks), len(n.Forks)))
+		row.Ratio = stats.ExpandDF(row.Ratio, units, stats.WelchDF(logMeans(o.Forks), logMeans(n.Forks)))
 	} else {
 		row.Method = "block"
 		row.Ratio = boot.BlockRatio(nAll, oAll, opts.Stat, r)
-		blocks := func(n int) float64 { return float64(n) / float64(stats.BlockLength(n)) }
-		row.Ratio = stats.Expand(row.Ratio, min(blocks(len(oAll)), blocks(len(nAll))))
+		ob, nb := blockMeans(oAll), blockMeans(nAll)
+		units := float64(min(len(ob), len(nb)))
+		row.Ratio = stats.ExpandDF(row.Ratio, units, stats.WelchDF(logMeans(ob), logMeans(nb)))
 	}
 	row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+}
+
+// logMeans returns the logarithm of the mean of each group.
+func logMeans(groups [][]float64) []float64 {
+	out := make([]float64, len(groups))
+	for i, g := range groups {
+		out[i] = math.Log(stats.Mean(g))
+	}
+	return out
+}
+
+// blockMeans splits a sequence into consecutive blocks of
+// stats.BlockLength values (the last block takes the remainder), the units
+// whose means carry the sequence's dependence.
+func blockMeans(x []float64) [][]float64 {
+	l := stats.BlockLength(len(x))
+	var out [][]float64
+	for i := 0; i+l <= len(x); i += l {
+		end := i + l
+		if len(x)-end < l {
+			end = len(x)
+		}
+		out = append(out, x[i:end])
+	}
+	return out
 }
 
 // verdict applies the rule of the package comment to a ratio new/old.

@@ -80,3 +80,25 @@ func TestExpandCoverage(t *testing.T) {
 		t.Errorf("expanded coverage %.3f, want >= 0.98", expanded)
 	}
 }
+
+func TestWelchDF(t *testing.T) {
+	// Values calculated by R 4.2.2 using
+	// t.test(log(c(1.0,1.02,0.99)), log(c(1.05,1.01,1.10,1.03)))$parameter;
+	// tolerance 1e-9.
+	a := []float64{math.Log(1.0), math.Log(1.02), math.Log(0.99)}
+	b := []float64{math.Log(1.05), math.Log(1.01), math.Log(1.10), math.Log(1.03)}
+	if got, want := WelchDF(a, b), 4.20585995542; math.Abs(got-want) > 1e-9 {
+		t.Errorf("WelchDF = %.11f, want %.11f", got, want)
+	}
+	if got := WelchDF([]float64{1, 1}, []float64{2, 2, 2}); got != 3 {
+		t.Errorf("WelchDF of constant samples = %v, want n_a+n_b-2 = 3", got)
+	}
+	if got := WelchDF([]float64{1}, b); !math.IsNaN(got) {
+		t.Errorf("WelchDF with one value = %v, want NaN", got)
+	}
+	// Value calculated by R 4.2.2 using
+	// sqrt(3/2) * qt(0.995, 4) / qnorm(0.995); tolerance 1e-8.
+	if got, want := ExpansionDF(3, 4, 0.01), 2.1891363583; math.Abs(got-want) > 1e-8 {
+		t.Errorf("ExpansionDF(3, 4, 0.01) = %.10f, want %.10f", got, want)
+	}
+}

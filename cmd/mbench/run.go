@@ -336,23 +336,47 @@ func settingsOf(o *run.Options) map[string]string {
 // writeSummary prints the per-benchmark table and returns how many
 // benchmarks failed.
 func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Duration) int {
+	// Name benchmarks without their package when all share one, which
+	// the header then names, as go test does.
+	pkg := ""
+	if len(results) > 0 {
+		pkg = results[0].Target.Key.Package
+	}
+	for _, r := range results {
+		if r.Target.Key.Package != pkg {
+			pkg = ""
+			break
+		}
+	}
+	name := func(k bench.Key) string {
+		if pkg != "" {
+			return strings.TrimPrefix(k.FullName(), "Benchmark")
+		}
+		return k.String()
+	}
+	if pkg != "" {
+		fmt.Fprintf(e.stdout, "pkg: %s\n", pkg)
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "benchmark\tmean\tmedian\t99%% CI\tRCIW\tB/op\tallocs/op\tforks\titers\tstop\n")
+	fmt.Fprintf(tw, "benchmark\tmean\tmedian\t99%% CI\tRCIW\tB/op\tallocs/op\tforks\twarm-up\titers\tcheck\tstop\n")
 	failed := 0
 	var checkTime, benchTime time.Duration
 	boot := stats.Bootstrap{Level: 0.99, Replicates: 10000}
 	for _, r := range results {
 		checkTime += r.Report.CheckTime
 		benchTime += r.Time
-		name := r.Target.Key.String()
+		warm := 0
+		for _, w := range r.Report.Warmup {
+			warm += w
+		}
 		if r.Failed() {
 			failed++
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t-\tFAILED: %v\n", name, r.Report.Forks, r.Failures[0].Err)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\t-\tFAILED: %v\n", name(r.Target.Key), r.Report.Forks, warm, r.Failures[0].Err)
 			continue
 		}
 		s := run.Summarize(r, o.Metric, boot, o.Seed)
 		if s.Iterations == 0 {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\tnot run\n", name)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\t0\t-\tnot run\n", name(r.Target.Key))
 			continue
 		}
 		cls := benchunit.ClassOf(o.Metric)
@@ -361,10 +385,10 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 			ci = "[" + benchunit.Scale(s.CI.Lo, cls) + ", " + benchunit.Scale(s.CI.Hi, cls) + "]"
 			rciw = fmt.Sprintf("%.2f%%", 100*s.CI.RelWidth())
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%v\t%s\n", name(r.Target.Key),
 			benchunit.Scale(s.Mean, cls), benchunit.Scale(s.Median, cls), ci, rciw,
 			scaleOrDash(s.BytesPerOp, benchunit.Binary), scaleOrDash(s.AllocsPerOp, benchunit.Decimal),
-			s.Forks, s.Iterations, r.Report.Reason)
+			s.Forks, warm, s.Iterations, r.Report.CheckTime.Round(time.Microsecond), r.Report.Reason)
 	}
 	tw.Flush()
 	fmt.Fprintf(e.stdout, "\nwall time %v; criterion checks took %v (%.3f%% of benchmark time)\n",
