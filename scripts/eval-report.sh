@@ -21,6 +21,17 @@ echo
 # benchstat marks a significant change with its size ("+5.88% (p=0.001 n=10)"), others with "~".
 bs=$("$out/benchstat" "$out/gotest-1.txt" "$out/gotest-2.txt" | awk '/sec\/op/ { t = 1 } t && /[-+][0-9.]+% \(p=/ { n++ } /geomean/ { t = 0 } END { print n + 0 }')
 echo "A/A, same binary: benchstat flags $bs of 23; mbench compare flags $(changed a="$out/gotest-1.txt" b="$out/gotest-2.txt") of 23."
+# An injected 10% slowdown: run 2 with every ns/op multiplied by 1.10.
+awk '/^Benchmark/ { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") $i = sprintf("%.1f", $i * 1.10) } { print }' \
+  "$out/gotest-2.txt" > "$out/gotest-2-slow10.txt"
+slow=$("$mb" compare -format csv old="$out/gotest-1.txt" new="$out/gotest-2-slow10.txt" 2>/dev/null | awk -F, 'NR > 1 && $15 == "slower" { n++ } END { print n + 0 }')
+bsslow=$("$out/benchstat" "$out/gotest-1.txt" "$out/gotest-2-slow10.txt" | awk '/sec\/op/ { t = 1 } t && /\+[0-9.]+% \(p=/ { n++ } /geomean/ { t = 0 } END { print n + 0 }')
+echo "Injected 10% slowdown (run 2's ns/op x 1.10): mbench compare reports $slow of 23 slower; benchstat $bsslow of 23."
+if "$mb" compare -fail old="$out/gotest-1.txt" new="$out/gotest-2-slow10.txt" >/dev/null 2>&1; then
+  echo "mbench compare -fail exited 0"
+else
+  echo "mbench compare -fail exited $?"
+fi
 echo
 echo "## mbench run: criteria against the reference"
 echo

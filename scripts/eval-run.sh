@@ -4,18 +4,17 @@
 #
 #   1. two runs of `go test -bench . -count 10` (the baseline), compared by
 #      benchstat and by mbench compare (A/A: same binary, same machine);
-#   2. a long reference run: mbench run -criterion static with a large
-#      configuration;
+#   2. a long reference: mbench run -criterion static, 10 forks, taken in
+#      chunks interleaved with the runs below;
 #   3. mbench run with each criterion: wall time, and each benchmark's mean
 #      against the reference (fraction within 1%, 3%, 5%);
-#   4. A/A trials: pairs of default mbench runs compared with mbench compare.
+#   4. five A/A trials: pairs of default mbench runs compared with mbench compare.
 #
-# usage: scripts/eval-run.sh OUTDIR [AA_TRIALS]
-# Everything runs one after the other; on a 2-core VM it takes about an hour.
+# usage: scripts/eval-run.sh OUTDIR
+# Everything runs one after the other; on a 2-core VM it takes about 40 minutes.
 # Keep the machine otherwise idle: the figures are about this machine's noise.
 set -euo pipefail
-out=${1:?usage: eval-run.sh OUTDIR [AA_TRIALS]}
-trials=${2:-5}
+out=${1:?usage: eval-run.sh OUTDIR}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -43,29 +42,44 @@ if [ ! -f "$out/gotest-2.txt" ]; then
   done
 fi
 
-# 2. the reference: static, 10 forks x (5 warm-up + 10 measured) x 100ms
-if [ ! -f "$out/ref.json" ]; then
-  echo "reference run" >&2
-  timed ref "$mb" run -db "$db" -label ref -criterion static -wi-max 5 -mi 10 -f-min 10 -f-max 10 \
-    -json "$out/ref.json" ./benchmark > "$out/ref.summary"
-fi
-
-# 3. each criterion with the defaults otherwise; the default criterion's run
-#    doubles as the first run of the first A/A trial.
-for crit in ${CRITERIA:-cv rciw kld}; do
-  [ -f "$out/crit-$crit.json" ] && continue
-  echo "criterion $crit" >&2
-  timed "crit-$crit" "$mb" run -db "$db" -label "crit-$crit" -criterion "$crit" -json "$out/crit-$crit.json" ./benchmark > "$out/crit-$crit.summary"
-done
-
-# 4. A/A trials with the default criterion
-for i in $(seq 1 "$trials"); do
+# This VM drifts: in one 7-minute run all benchmarks slowed by 11% and
+# stayed there. A reference taken at one time and a candidate at another
+# would measure the drift, not the method. So the reference is taken in five
+# chunks of 2 forks each (static: 5 warm-up + 10 measured 100ms iterations),
+# interleaved with the candidate runs, and pooled into ref.json: its 10 forks
+# span the whole period the candidates ran in.
+refchunk() { # refchunk I
+  [ -f "$out/ref-$1.json" ] && return
+  echo "reference chunk $1" >&2
+  timed "ref-$1" "$mb" run -db "$db" -label "ref-$1" -criterion static -iter 100ms -wi-min 5 -wi-max 5 -mi 10 \
+    -f-min 2 -f-max 2 -seed "$1" -json "$out/ref-$1.json" ./benchmark > "$out/ref-$1.summary"
+}
+crit() { # crit NAME: one run with the default configuration and criterion NAME
+  [ -f "$out/crit-$1.json" ] && return
+  echo "criterion $1" >&2
+  timed "crit-$1" "$mb" run -db "$db" -label "crit-$1" -criterion "$1" -json "$out/crit-$1.json" ./benchmark > "$out/crit-$1.summary"
+}
+aa() { # aa I: an A/A trial, two default runs one after the other
   for side in a b; do
-    f="$out/aa-$i-$side.json"
-    [ -f "$f" ] && continue
-    echo "A/A trial $i, side $side" >&2
-    timed "aa-$i-$side" "$mb" run -db "$db" -label "aa-$i-$side" -json "$f" ./benchmark > "$out/aa-$i-$side.summary"
+    [ -f "$out/aa-$1-$side.json" ] && continue
+    echo "A/A trial $1, side $side" >&2
+    timed "aa-$1-$side" "$mb" run -db "$db" -label "aa-$1-$side" -seed "$1$side" -json "$out/aa-$1-$side.json" ./benchmark > "$out/aa-$1-$side.summary"
   done
-done
+}
+refchunk 1; crit cv; crit rciw
+refchunk 2; crit kld; aa 1
+refchunk 3; aa 2; aa 3
+refchunk 4; aa 4; aa 5
+refchunk 5
+
+# Pool the chunks: keep one run record, and make each chunk's suite runs
+# distinct (chunk 3's suite run 1 becomes 301) so that forks stay apart.
+{
+  head -n 1 "$out/ref-1.json"
+  for i in 1 2 3 4 5; do
+    tail -n +2 "$out/ref-$i.json" | sed "s/\"suite\":\([0-9]*\)/\"suite\":${i}0\1/"
+  done
+} > "$out/ref.json"
+cat "$out"/ref-[1-5].time | awk '{ s += $1 } END { print s }' > "$out/ref.time"
 
 "$repo/scripts/eval-report.sh" "$out"

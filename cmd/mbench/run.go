@@ -84,7 +84,7 @@ type runFlags struct {
 // docs/EVALUATION.md.
 var defaultRunOptions = func() run.Options {
 	o := run.DefaultOptions
-	o.Config = stop.Config{WarmupMin: 1, WarmupMax: 10, Measure: 5, ForksMin: 3, ForksMax: 6, IterTime: 100 * time.Millisecond}
+	o.Config = stop.Config{WarmupMin: 1, WarmupMax: 10, Measure: 5, ForksMin: 5, ForksMax: 10, IterTime: 50 * time.Millisecond}
 	return o
 }()
 
