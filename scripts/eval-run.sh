@@ -60,10 +60,12 @@ crit() { # crit NAME: one run with the default configuration and criterion NAME
   timed "crit-$1" "$mb" run -db "$db" -label "crit-$1" -criterion "$1" -json "$out/crit-$1.json" ./benchmark > "$out/crit-$1.summary"
 }
 aa() { # aa I: an A/A trial, two default runs one after the other
+  local seed=0
   for side in a b; do
+    seed=$((seed + 1))
     [ -f "$out/aa-$1-$side.json" ] && continue
     echo "A/A trial $1, side $side" >&2
-    timed "aa-$1-$side" "$mb" run -db "$db" -label "aa-$1-$side" -seed "$1$side" -json "$out/aa-$1-$side.json" ./benchmark > "$out/aa-$1-$side.summary"
+    timed "aa-$1-$side" "$mb" run -db "$db" -label "aa-$1-$side" -seed "$1$seed" -json "$out/aa-$1-$side.json" ./benchmark > "$out/aa-$1-$side.summary"
   done
 }
 refchunk 1; crit cv; crit rciw
