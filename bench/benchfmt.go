@@ -157,6 +157,9 @@ func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 		}
 		name += string(p)
 	}
+	if name == "" {
+		return m, fmt.Errorf("benchmark line without a name")
+	}
 	m.Key.Name = name
 	m.N = rec.Iters
 	if m.N <= 0 {

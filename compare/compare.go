@@ -258,6 +258,9 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		res.Geomean.New = math.Exp(logSum[1] / n)
 		res.Geomean.Ratio = res.Geomean.New / res.Geomean.Old
 	}
+	if w := shiftWarning(res); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	var single []string
 	for _, label := range []string{old.Label, new.Label} {
 		if noForks[label] {
@@ -323,6 +326,43 @@ func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap
 		row.Ratio = stats.ExpandDF(row.Ratio, units, stats.WelchDF(logMeans(ob), logMeans(nb)))
 	}
 	row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+}
+
+// Bounds of the machine-wide shift warning: at least shiftMinRows
+// benchmarks, shiftShare of them moving the same way, and the geometric
+// mean moving by more than half the threshold.
+const (
+	shiftMinRows = 5
+	shiftShare   = 0.8
+)
+
+// shiftWarning recognises the pattern a shift of the whole machine between
+// two runs leaves: nearly every benchmark moves the same way by a similar
+// amount. On a shared VM we saw two consecutive runs of the same binary
+// differ by 5.6% in geometric mean, every benchmark by 2-10%
+// (docs/EVALUATION.md). The data cannot tell such a shift from a change that
+// slows everything, so this only warns; verdicts stand.
+func shiftWarning(res *Result) string {
+	up, down, n := 0, 0, 0
+	for _, row := range res.Rows {
+		if row.Old.Center <= 0 || row.New.Center <= 0 {
+			continue
+		}
+		n++
+		switch c := row.Change(); {
+		case c > 0:
+			up++
+		case c < 0:
+			down++
+		}
+	}
+	same := max(up, down)
+	if n < shiftMinRows || float64(same) < shiftShare*float64(n) || math.Abs(res.Geomean.Ratio-1) <= res.Threshold/2 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d benchmarks moved the same way (geomean %s): a shift of the whole machine between the runs "+
+		"looks like this as much as a change that affects everything; measure old and new interleaved, or again, before trusting the verdicts",
+		same, n, pct(res.Geomean.Ratio-1, true))
 }
 
 // logMeans returns the logarithm of the mean of each group.

@@ -217,3 +217,49 @@ func TestNsOpMetricAlias(t *testing.T) {
 		t.Errorf("-metric ns/op: %v, metric %q", err, res.Metric)
 	}
 }
+
+// TestShiftWarning: a whole run 6% slower, as a machine shift leaves it,
+// is pointed out; an ordinary A/A comparison is not.
+func TestShiftWarning(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	old := noisyForkRun(r, "a", 5, 10, 1, 0.01)
+	shifted := noisyForkRun(r, "b", 5, 10, 1, 0.01)
+	for i := range shifted.Measurements {
+		shifted.Measurements[i].Values[0].Value *= 1.06
+	}
+	opts := DefaultOptions
+	opts.Replicates = 500
+	res, err := Compare(old, shifted, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// forkRun has 4 benchmarks; the warning needs 5, so build a wider suite.
+	if len(res.Rows) >= shiftMinRows {
+		t.Fatalf("test suite too wide: %d rows", len(res.Rows))
+	}
+	wide := func(run *bench.Run, f float64) *bench.Run {
+		out := &bench.Run{Label: run.Label}
+		for copyN := range 2 {
+			for _, m := range run.Measurements {
+				m.Key.Name += fmt.Sprint("-", copyN)
+				m.Values = []bench.Value{{Value: m.Values[0].Value * f, Unit: "sec/op"}}
+				out.Measurements = append(out.Measurements, m)
+			}
+		}
+		return out
+	}
+	res, err = Compare(wide(old, 1), wide(old, 1.06), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "8 of 8 benchmarks moved the same way (geomean +6.00%)") {
+		t.Errorf("no shift warning for a 6%% shift of everything: %q", res.Warnings)
+	}
+	res, err = Compare(wide(old, 1), wide(noisyForkRun(r, "c", 5, 10, 1, 0.01), 1), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(res.Warnings, "\n"), "moved the same way") {
+		t.Errorf("shift warning on an A/A comparison: %q", res.Warnings)
+	}
+}

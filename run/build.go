@@ -39,6 +39,10 @@ type BuildOptions struct {
 	// CacheDir holds built binaries by content hash; "" means
 	// os.UserCacheDir()/mbench.
 	CacheDir string
+	// Overlay maps source files to replacements, as go build -overlay
+	// does: the binary is built as if each file had the replacement's
+	// content, without touching the file.
+	Overlay map[string]string
 	// Log receives one line per package built or found in the cache.
 	Log io.Writer
 }
@@ -103,6 +107,14 @@ func Build(ctx context.Context, opts BuildOptions, patterns []string) ([]Binary,
 		if opts.GCFlags != "" {
 			flags = append(flags, "-gcflags="+opts.GCFlags)
 		}
+		if len(opts.Overlay) > 0 {
+			file, err := writeOverlay(opts.CacheDir, opts.Overlay)
+			if err != nil {
+				return nil, err
+			}
+			defer os.Remove(file)
+			flags = append(flags, "-overlay="+file)
+		}
 		bin := Binary{Package: p.ImportPath, Dir: p.Dir, Path: filepath.Join(opts.CacheDir, key+".test"), Flags: flags}
 		if _, err := os.Stat(bin.Path); err == nil {
 			logf(opts.Log, "%s: cached test binary", p.ImportPath)
@@ -128,6 +140,19 @@ func Build(ctx context.Context, opts BuildOptions, patterns []string) ([]Binary,
 		bins = append(bins, bin)
 	}
 	return bins, nil
+}
+
+// writeOverlay writes the JSON file go build -overlay reads.
+func writeOverlay(dir string, replace map[string]string) (string, error) {
+	f, err := os.CreateTemp(dir, "overlay-*.json")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if err := json.NewEncoder(f).Encode(struct{ Replace map[string]string }{replace}); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // buildKey hashes everything the test binary of pkg is built from.
@@ -168,6 +193,10 @@ func buildKey(ctx context.Context, opts BuildOptions, pkg, envKey string) (strin
 			fmt.Fprintf(h, "file %s\n", f)
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(d.Dir, f)
+			}
+			if repl, ok := opts.Overlay[f]; ok {
+				fmt.Fprintf(h, "overlay\n")
+				f = repl
 			}
 			if err := hashFile(h, f); err != nil {
 				return "", err

@@ -23,6 +23,11 @@ type Target struct {
 	// Procs is the -test.cpu value that gives Key.Procs; 0 when the
 	// GOMAXPROCS is not set explicitly.
 	Procs int
+	// CPUs pins the target's processes to these CPUs (nil: unpinned). It
+	// is part of the target because pinning changes what the benchmark
+	// reports: a process pinned to one CPU runs with GOMAXPROCS 1, and
+	// its names lose their -N suffix.
+	CPUs []int
 }
 
 // Anchored returns a -test.bench pattern that matches the benchmark name
@@ -39,7 +44,9 @@ func Anchored(name string) string {
 // Discover lists the benchmarks of bin that match the -test.bench pattern
 // re, including sub-benchmarks, by running each once (-test.benchtime=1x).
 // cpus is the -test.cpu list; each benchmark becomes one target per value.
-func Discover(ctx context.Context, bin *Binary, re string, cpus []int, timeout time.Duration) ([]Target, error) {
+// pin is the CPU set every process of the targets is pinned to, nil for
+// none.
+func Discover(ctx context.Context, bin *Binary, re string, cpus, pin []int, timeout time.Duration) ([]Target, error) {
 	if re == "" {
 		re = "."
 	}
@@ -59,11 +66,11 @@ func Discover(ctx context.Context, bin *Binary, re string, cpus []int, timeout t
 		procsList = []int{0}
 	}
 	for _, procs := range procsList {
-		spec := ForkSpec{Binary: *bin, Pattern: re, Procs: procs, BenchTime: "1x", Count: 1, Timeout: timeout}
+		spec := ForkSpec{Binary: *bin, Pattern: re, Procs: procs, BenchTime: "1x", Count: 1, CPUs: pin, Timeout: timeout}
 		err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
 			if !seen[m.Key] {
 				seen[m.Key] = true
-				targets = append(targets, Target{Binary: bin, Key: m.Key, Pattern: Anchored(m.Key.Name), Procs: procs})
+				targets = append(targets, Target{Binary: bin, Key: m.Key, Pattern: Anchored(m.Key.Name), Procs: procs, CPUs: pin})
 			}
 			return true
 		})
@@ -87,7 +94,7 @@ func Discover(ctx context.Context, bin *Binary, re string, cpus []int, timeout t
 // the resulting time per op. It returns the count and the calibration
 // measurement.
 func Calibrate(ctx context.Context, t *Target, iter time.Duration, benchmem bool, timeout time.Duration) (int, *bench.Measurement, error) {
-	spec := ForkSpec{Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs, BenchTime: iter.String(), Count: 1, Benchmem: benchmem, Timeout: timeout}
+	spec := ForkSpec{Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs, BenchTime: iter.String(), Count: 1, Benchmem: benchmem, CPUs: t.CPUs, Timeout: timeout}
 	var got *bench.Measurement
 	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
 		if m.Key == t.Key {

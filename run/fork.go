@@ -96,37 +96,14 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 	})
 
 	tail := &tailWriter{max: tailLines}
-	reader := benchfmt.NewReader(io.TeeReader(pr, tail), spec.Binary.Path)
-	var (
-		stopped  bool
-		results  int
-		prev     = time.Now()
-		config   []bench.Config
-		failures []string
-	)
-	for reader.Scan() {
-		rec, ok := reader.Result().(*benchfmt.Result)
-		if !ok || stopped {
-			continue
-		}
-		now := time.Now()
-		m, err := bench.FromBenchfmt(rec, config)
-		if err != nil {
-			failures = append(failures, err.Error())
-			continue
-		}
-		config = m.Config
-		if m.Key.Package == "" {
-			m.Key.Package = spec.Binary.Package
-		}
-		m.Start, m.End = prev, now
-		prev = now
-		results++
-		if !onResult(&m) {
-			stopped = true
+	stopped, results, failures := scanResults(io.TeeReader(pr, tail), spec.Binary.Path, spec.Binary.Package,
+		func(m *bench.Measurement) bool {
+			if onResult(m) {
+				return true
+			}
 			killGroup(cmd)
-		}
-	}
+			return false
+		})
 	io.Copy(io.Discard, pr)
 	wg.Wait()
 
@@ -149,6 +126,42 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 		return &ForkError{Spec: &spec, Err: errors.New(failures[0]), Output: tail.String()}
 	}
 	return nil
+}
+
+// scanResults reads a test binary's output from r and calls onResult with
+// each result line as a measurement without coordinates, timed from the
+// previous line's arrival to its own. It stops at the end of r or when
+// onResult returns false (stopped). Lines that look like results but do not
+// parse are returned in bad; other output is ignored. pkg fills in the
+// package of results printed without a "pkg:" line.
+func scanResults(r io.Reader, name, pkg string, onResult func(m *bench.Measurement) bool) (stopped bool, results int, bad []string) {
+	reader := benchfmt.NewReader(r, name)
+	prev := time.Now()
+	var config []bench.Config
+	for reader.Scan() {
+		switch rec := reader.Result().(type) {
+		case *benchfmt.SyntaxError:
+			bad = append(bad, rec.Error())
+		case *benchfmt.Result:
+			now := time.Now()
+			m, err := bench.FromBenchfmt(rec, config)
+			if err != nil {
+				bad = append(bad, err.Error())
+				continue
+			}
+			config = m.Config
+			if m.Key.Package == "" {
+				m.Key.Package = pkg
+			}
+			m.Start, m.End = prev, now
+			prev = now
+			results++
+			if !onResult(&m) {
+				return true, results, bad
+			}
+		}
+	}
+	return false, results, bad
 }
 
 // killGroup kills the process group of cmd: the test binary and anything

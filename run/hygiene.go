@@ -31,9 +31,11 @@ const (
 	// clock resolution").
 	timerResolution   = time.Microsecond
 	granularityFactor = 1000
-	// highLoad is the load average per core above which other work is
-	// competing for the CPUs (§7).
-	highLoad = 0.5
+	// highBusy is the share of all CPUs' time other work may take before
+	// the run starts without a warning (§7: shut down other programs). A
+	// sample, not the load average: the load average still counts a
+	// benchmark run that ended seconds ago.
+	highBusy = 0.25
 )
 
 // PlatformWarnings checks the machine (paper 002 §7): frequency scaling and
@@ -44,8 +46,9 @@ func PlatformWarnings(p Platform) []string {
 		w = append(w, fmt.Sprintf("CPU frequency governor is %q, not \"performance\": the clock speed may change during the run "+
 			"(as root: cpupower frequency-set -g performance)", p.Governor))
 	}
-	if p.Load >= 0 && p.Cores > 0 && p.Load/float64(p.Cores) > highLoad {
-		w = append(w, fmt.Sprintf("load average %.2f on %d cores: other work competes with the benchmarks; stop it or expect noise", p.Load, p.Cores))
+	if p.Busy > highBusy {
+		w = append(w, fmt.Sprintf("other work keeps %.0f%% of the CPUs busy (load average %.2f on %d cores): it competes with the benchmarks; stop it or expect noise",
+			100*p.Busy, p.Load, p.Cores))
 	}
 	return w
 }

@@ -25,8 +25,13 @@ type Platform struct {
 	// Governor is the CPU frequency governor of each CPU, "" when the
 	// kernel does not expose one (common in virtual machines).
 	Governor string
-	// Load is the 1-minute load average, NaN-free; -1 when unknown.
+	// Load is the 1-minute load average; -1 when unknown.
 	Load float64
+	// Busy is the fraction of all CPUs' time spent busy during a short
+	// sample taken by Detect; -1 when unknown. Unlike the load average,
+	// which remembers the last minute (including a benchmark run that just
+	// ended), it says what competes with the benchmarks now.
+	Busy float64
 	Host string
 	// Commit and Dirty describe the module's source tree, when it is a
 	// git work tree.
@@ -39,7 +44,7 @@ type Platform struct {
 func Detect(ctx context.Context, dir string) Platform {
 	p := Platform{
 		OS: runtime.GOOS, Arch: runtime.GOARCH,
-		Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Load: -1,
+		Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Load: -1, Busy: -1,
 	}
 	p.Host, _ = os.Hostname()
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
@@ -54,6 +59,7 @@ func Detect(ctx context.Context, dir string) Platform {
 			}
 		}
 	}
+	p.Busy = busy(busySample)
 	if out, err := commandOutput(ctx, dir, "go", "env", "GOVERSION"); err == nil {
 		p.Go = out
 	}
@@ -86,7 +92,11 @@ func (p *Platform) Header() string {
 	if p.Load >= 0 {
 		load = strconv.FormatFloat(p.Load, 'f', 2, 64)
 	}
-	fmt.Fprintf(&b, "go: %s, host %s, load %s\n", orUnknown(p.Go), orUnknown(p.Host), load)
+	busyNow := "unknown"
+	if p.Busy >= 0 {
+		busyNow = fmt.Sprintf("%.0f%%", 100*p.Busy)
+	}
+	fmt.Fprintf(&b, "go: %s, host %s, load %s, CPUs busy %s before the run\n", orUnknown(p.Go), orUnknown(p.Host), load, busyNow)
 	if p.Commit != "" {
 		fmt.Fprintf(&b, "commit: %s\n", p.DefaultLabel())
 	}
@@ -98,6 +108,43 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
+}
+
+// busySample is how long Detect watches the CPUs.
+const busySample = 250 * time.Millisecond
+
+// busy returns the fraction of CPU time the whole machine spent busy (not
+// idle or waiting for I/O) over d, from /proc/stat; -1 when unreadable.
+func busy(d time.Duration) float64 {
+	read := func() (busy, total float64, ok bool) {
+		b, err := os.ReadFile("/proc/stat")
+		if err != nil {
+			return 0, 0, false
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		f := strings.Fields(line)
+		if len(f) < 6 || f[0] != "cpu" {
+			return 0, 0, false
+		}
+		for i, x := range f[1:] {
+			v, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return 0, 0, false
+			}
+			total += v
+			if i != 3 && i != 4 { // idle, iowait
+				busy += v
+			}
+		}
+		return busy, total, true
+	}
+	b0, t0, ok0 := read()
+	time.Sleep(d)
+	b1, t1, ok1 := read()
+	if !ok0 || !ok1 || t1 <= t0 {
+		return -1
+	}
+	return (b1 - b0) / (t1 - t0)
 }
 
 func cpuModel() string {

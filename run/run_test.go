@@ -70,7 +70,7 @@ func TestParseCPUList(t *testing.T) {
 func TestDiscover(t *testing.T) {
 	bin := fixture(t)
 	ctx := context.Background()
-	targets, err := Discover(ctx, bin, ".", nil, time.Minute)
+	targets, err := Discover(ctx, bin, ".", nil, nil, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,19 +82,19 @@ func TestDiscover(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}
+	want := []string{"CPUs", "Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}
 	if !slices.Equal(names, want) {
 		t.Errorf("discovered %v, want %v", names, want)
 	}
 	// -bench selects per level, as go test does; -cpu multiplies targets.
-	targets, err = Discover(ctx, bin, "Join/=100", []int{1, 2}, time.Minute)
+	targets, err = Discover(ctx, bin, "Join/=100", []int{1, 2}, nil, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(targets) != 2 || targets[0].Key.Name != "Join/n=100" || targets[0].Key.Procs != 0 || targets[1].Key.Procs != 2 {
 		t.Errorf("Join/=100 at -cpu 1,2: %+v", targets)
 	}
-	if _, err := Discover(ctx, bin, "a(", nil, time.Minute); err == nil {
+	if _, err := Discover(ctx, bin, "a(", nil, nil, time.Minute); err == nil {
 		t.Error("bad regexp accepted")
 	}
 }
@@ -131,7 +131,7 @@ func fastOptions() Options {
 func TestSuite(t *testing.T) {
 	bin := fixture(t)
 	ctx := context.Background()
-	targets, err := Discover(ctx, bin, "Sum|Loop|Join/n=10$", nil, time.Minute)
+	targets, err := Discover(ctx, bin, "Sum|Loop|Join/n=10$", nil, nil, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestSuite(t *testing.T) {
 func TestSuiteFailures(t *testing.T) {
 	bin := fixture(t)
 	ctx := context.Background()
-	targets, err := Discover(ctx, bin, "Trouble|Sum", nil, time.Minute)
+	targets, err := Discover(ctx, bin, "Trouble|Sum", nil, nil, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestSuiteFailures(t *testing.T) {
 
 func TestSuiteInterrupt(t *testing.T) {
 	bin := fixture(t)
-	targets, err := Discover(context.Background(), bin, "Sum|Loop", nil, time.Minute)
+	targets, err := Discover(context.Background(), bin, "Sum|Loop", nil, nil, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,6 +263,34 @@ func (c *cancelAfter) Append(m *bench.Measurement) error {
 		c.cancel()
 	}
 	return nil
+}
+
+// TestPinned pins forks to one CPU: the process sees one CPU (the fixture's
+// CPUs benchmark reports runtime.NumCPU, which reads the affinity mask), and
+// discovery, calibration and forks agree on the key it then prints.
+func TestPinned(t *testing.T) {
+	bin := fixture(t)
+	ctx := context.Background()
+	targets, err := Discover(ctx, bin, "CPUs", nil, []int{0}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(targets) != 1 || targets[0].Key.Procs != 0 {
+		t.Fatalf("pinned to one CPU, discovered %+v; want CPUs without a -N suffix (GOMAXPROCS 1)", targets)
+	}
+	results, err := Suite(ctx, targets, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := results[0]
+	if r.Failed() || len(r.Measurements) == 0 {
+		t.Fatalf("pinned run: %d measurements, failures %v", len(r.Measurements), r.Failures)
+	}
+	for _, m := range r.Measurements {
+		if v, _ := m.Get("cpus"); v != 1 {
+			t.Fatalf("a pinned fork saw %v CPUs, want 1", v)
+		}
+	}
 }
 
 func TestBuildCache(t *testing.T) {

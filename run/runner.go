@@ -31,8 +31,6 @@ type Options struct {
 	Metric string
 	// Seed fixes the randomised benchmark order of each suite run.
 	Seed uint64
-	// CPUs pins every fork to these CPUs; nil leaves them unpinned.
-	CPUs []int
 	// ForkTimeout ends a fork that runs longer.
 	ForkTimeout time.Duration
 	Benchmem    bool
@@ -203,7 +201,7 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 	spec := ForkSpec{
 		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,
 		BenchTime: fmt.Sprintf("%dx", res.N), Count: opts.Config.WarmupMax + opts.Config.Measure,
-		Benchmem: opts.Benchmem, CPUs: opts.CPUs, Timeout: opts.ForkTimeout,
+		Benchmem: opts.Benchmem, CPUs: t.CPUs, Timeout: opts.ForkTimeout,
 	}
 	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
 		if m.Key != t.Key {

@@ -18,7 +18,7 @@ type Summary struct {
 	// BytesPerOp and AllocsPerOp are the means of B/op and allocs/op, NaN
 	// when not measured.
 	BytesPerOp, AllocsPerOp float64
-	Iterations, Forks      int
+	Iterations, Forks       int
 }
 
 // Summarize computes the summary of r's measurement iterations in metric.

@@ -61,6 +61,16 @@ func (e *regressionError) Error() string {
 	return fmt.Sprintf("%d benchmarks got worse: %s", e.n, e.names)
 }
 
+// findingsError makes mbench vet exit 3 when it found something.
+type findingsError struct{ n int }
+
+func (e *findingsError) Error() string {
+	if e.n == 1 {
+		return "1 finding"
+	}
+	return fmt.Sprintf("%d findings", e.n)
+}
+
 var commands []*command
 
 func lookup(name string) *command {
@@ -102,6 +112,7 @@ func mbench(args []string, stdout, stderr io.Writer) int {
 	err := runFn(&env{stdout: stdout, stderr: stderr}, fs.Args())
 	var ue *usageError
 	var re *regressionError
+	var fe *findingsError
 	switch {
 	case err == nil:
 		return exitOK
@@ -109,7 +120,7 @@ func mbench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
 		fs.Usage()
 		return exitUsage
-	case errors.As(err, &re):
+	case errors.As(err, &re), errors.As(err, &fe):
 		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
 		return exitRegression
 	default:
@@ -126,7 +137,7 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "\t%-10s %s\n", c.name, c.short)
 	}
 	fmt.Fprint(w, "\nUse \"mbench help <command>\" for more information about a command.\n\n"+
-		"Exit codes: 0 success, 1 error, 2 usage error, 3 regression found (with -fail).\n")
+		"Exit codes: 0 success, 1 error, 2 usage error, 3 regression found (compare -fail) or findings (vet).\n")
 }
 
 func help(args []string, stdout, stderr io.Writer) int {

@@ -18,7 +18,8 @@ func init() {
 Doctor prints the platform mbench would record (OS, kernel, CPU model, cores,
 GOMAXPROCS, Go version, CPU frequency governor, load, commit) and the checks
 'mbench run' makes before it starts, with advice: a frequency governor other
-than "performance", a high load average, and, for each test binary named,
+than "performance", other work keeping the CPUs busy (sampled for 250ms),
+and, for each test binary named,
 whether it was built with the race detector, coverage or optimisation
 disabled. It exits 0 when there is nothing to report and 1 otherwise.
 `,

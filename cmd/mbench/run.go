@@ -126,12 +126,13 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	if !contains(stop.Names, o.Criterion) {
 		return usagef("-criterion %q: want one of %s", o.Criterion, strings.Join(stop.Names, ", "))
 	}
+	var pin []int
 	if f.cpuset != "" {
 		cpus, err := run.ParseCPUList(f.cpuset)
 		if err != nil {
 			return usagef("-cpuset: %v", err)
 		}
-		o.CPUs = cpus
+		pin = cpus
 	}
 	var cpuList []int
 	if f.cpu != "" {
@@ -160,7 +161,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		for _, w := range run.BinaryWarnings(bins[i].Path, bins[i].Flags) {
 			e.warnf("%s", w)
 		}
-		ts, err := run.Discover(ctx, &bins[i], f.bench, cpuList, o.ForkTimeout)
+		ts, err := run.Discover(ctx, &bins[i], f.bench, cpuList, pin, o.ForkTimeout)
 		if err != nil {
 			return err
 		}
@@ -181,6 +182,12 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		Label: label, Commit: platform.Commit, Dirty: platform.Dirty, Toolchain: platform.Go,
 		GOOS: platform.OS, GOARCH: platform.Arch, Host: platform.Host, CPU: platform.CPU,
 		Start: time.Now(), Settings: settingsOf(o),
+	}
+	if f.cpuset != "" {
+		meta.Settings["cpuset"] = f.cpuset
+	}
+	if f.cpu != "" {
+		meta.Settings["cpu"] = f.cpu
 	}
 	if err := os.MkdirAll(filepath.Dir(f.db), 0o777); err != nil {
 		return err
