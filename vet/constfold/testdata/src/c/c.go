@@ -1,0 +1,54 @@
+// Package c is the code under test for constfold.
+package c
+
+import "strconv"
+
+var (
+	global []int
+	table  = [4]int{1, 2, 3, 4}
+)
+
+func Add(x, y int) int { return x + y }
+
+func Scale(x float64, k float64) float64 { return x * k }
+
+type Celsius float64
+
+func (c Celsius) Fahrenheit() float64 { return float64(c)*9/5 + 32 }
+
+// Not foldable: a loop, a package-level variable, an effect, no
+// arguments, too large, or not inlinable.
+
+func SumTo(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+
+func Lookup(i int) int { return table[i&3] }
+
+func Record(x int) int {
+	global = append(global, x)
+	return x
+}
+
+func Answer() int { return 42 }
+
+func Format(x int) string { return strconv.Itoa(x) }
+
+//go:noinline
+func Opaque(x int) int { return x * 3 }
+
+func Big(x int) int {
+	a := x*3 + 1
+	b := a*5 + x - 7
+	c := b*a + a*x - b
+	d := c*c + b*b + a*a + x*x
+	e := d - c + b - a + x
+	f := e*e - d*d + c*c - b*b
+	g := f + e + d + c + b + a
+	h := g*2 + f*3 + e*4 + d*5
+	return h + g + f + e + d + c + b + a
+}

@@ -1,0 +1,109 @@
+package c
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+	"testing"
+)
+
+var (
+	sink  int
+	fsink float64
+	n     = 10 // an input the compiler cannot see through
+)
+
+const k = 7
+
+func BenchmarkLiteral(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink = Add(1, 2) // want `^all arguments of c.Add are constants: the compiler may fold the call; pass inputs through a variable the compiler cannot see through \(e.g. a package-level var set in the benchmark\)$`
+	}
+}
+
+func BenchmarkBLoop(b *testing.B) {
+	for b.Loop() {
+		Add(3, 4)                         // want `all arguments of c.Add are constants`
+		sink = Add(k, k)                  // want `all arguments of c.Add are constants`
+		fsink = Scale(2, 0.5)             // want `all arguments of c.Scale are constants`
+		fsink = Celsius(100).Fahrenheit() // want `all arguments of Celsius.Fahrenheit are constants`
+		fsink = math.Sqrt(2)              // want `all arguments of math.Sqrt are constants`
+		sink = bits.OnesCount64(0xff)     // want `all arguments of bits.OnesCount64 are constants`
+	}
+}
+
+func BenchmarkLocalConstant(b *testing.B) {
+	x := 5
+	for b.Loop() {
+		sink = Add(x, 1) // want `all arguments of c.Add are constants`
+	}
+}
+
+func BenchmarkSub(b *testing.B) {
+	b.Run("const", func(b *testing.B) {
+		for b.Loop() {
+			sink = Add(1, 1) // want `all arguments of c.Add are constants`
+		}
+	})
+}
+
+// Nothing below may be reported.
+
+func BenchmarkVariableInputs(b *testing.B) {
+	x := 1
+	for i := 0; i < b.N; i++ {
+		sink = Add(n, 1)
+		sink = Add(i, 1)
+		x = Add(x, 1)
+	}
+	sink = x
+}
+
+func BenchmarkTable(b *testing.B) {
+	cases := []struct {
+		name string
+		x, y int
+	}{{"small", 1, 2}, {"large", 1 << 20, 3}}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				sink = Add(tc.x, tc.y)
+			}
+		})
+	}
+}
+
+func BenchmarkCaptured(b *testing.B) {
+	x := 5
+	b.Run("captured", func(b *testing.B) {
+		for b.Loop() {
+			sink = Add(x, 1)
+		}
+	})
+}
+
+func BenchmarkNotFoldable(b *testing.B) {
+	for b.Loop() {
+		sink = SumTo(10)
+		sink = Lookup(1)
+		sink = Record(1)
+		sink = Answer()
+		sink = len(Format(5))
+		sink = Opaque(1)
+		sink = Big(1)
+		sink = len(strings.Repeat("a", 3))
+	}
+}
+
+func BenchmarkSetup(b *testing.B) {
+	x := Add(1, 2)
+	for b.Loop() {
+		sink = Add(x, n)
+	}
+}
+
+func BenchmarkClosure(b *testing.B) {
+	for b.Loop() {
+		func() { sink = Add(1, 2) }()
+	}
+}

@@ -1,0 +1,275 @@
+// Package crosscheck confirms or refutes static findings about benchmarks
+// by running them. A finding that says the compiler may delete or fold the
+// measured work comes with a mechanical fix (keep the result alive, loop
+// with b.Loop); crosscheck builds the benchmark twice — as written, and
+// with the fix applied through `go test -overlay`, so the user's files are
+// never touched — runs both in one interleaved suite run, and compares
+// their times. If protecting the work makes the benchmark much slower, the
+// original measured work that was not being done: the finding is
+// confirmed. If the times agree, the compiler kept the work anyway: it is
+// refuted. Without a fix, only an implausibly fast result (under 1 ns/op)
+// can confirm a finding.
+package crosscheck
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/stats"
+	"github.com/mbench/mbench/stop"
+)
+
+// An Edit replaces bytes [Start, End) of File with New.
+type Edit struct {
+	File       string
+	Start, End int
+	New        string
+}
+
+// A Finding is a static finding to check: where it is and, if it has one,
+// the edits of its fix.
+type Finding struct {
+	Analyzer string
+	File     string
+	Offset   int
+	Message  string
+	Fix      []Edit
+}
+
+// Outcomes of a check.
+const (
+	Confirmed    = "confirmed"
+	Refuted      = "refuted"
+	Undetermined = "undetermined"
+)
+
+// Thresholds of the verdict: protecting the work must slow the benchmark by
+// at least confirmRatio to confirm a finding, and by at most refuteRatio to
+// refute it; between them the runs cannot tell. implausibleOp is paper
+// 002's bound for work that cannot have been done.
+const (
+	confirmRatio  = 1.5
+	refuteRatio   = 1.2
+	implausibleOp = 1e-9
+)
+
+// A Verdict is the outcome for one finding.
+type Verdict struct {
+	Finding   Finding
+	Benchmark string
+	// Original and Protected are the mean times per op of the benchmark
+	// (the slowest-changing of its sub-benchmarks) as written and with the
+	// fix; Protected is NaN without a fix.
+	Original, Protected float64
+	Outcome             string
+	Reason              string
+}
+
+// Options control the runs. Config is deliberately short: the effects
+// looked for are large.
+type Options struct {
+	Config  stop.Config
+	Timeout time.Duration
+	Log     func(format string, args ...any)
+}
+
+// DefaultOptions are short static runs: 3 forks of 1 warm-up and 5
+// measured 20ms iterations.
+var DefaultOptions = Options{
+	Config:  stop.Config{WarmupMin: 1, WarmupMax: 1, Measure: 5, ForksMin: 3, ForksMax: 3, IterTime: 20 * time.Millisecond},
+	Timeout: 5 * time.Minute,
+}
+
+// Check runs the benchmark of each finding and returns a verdict per
+// finding, in order. Findings outside a top-level benchmark function are
+// undetermined.
+func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, error) {
+	verdicts := make([]Verdict, len(findings))
+	for i, f := range findings {
+		v := &verdicts[i]
+		v.Finding, v.Original, v.Protected = f, math.NaN(), math.NaN()
+		name, err := enclosingBenchmark(f.File, f.Offset)
+		if err != nil {
+			v.Outcome, v.Reason = Undetermined, err.Error()
+			continue
+		}
+		v.Benchmark = name
+		if opts.Log != nil {
+			opts.Log("checking %s (%s) by running it", name, f.Analyzer)
+		}
+		if err := check(ctx, v, opts); err != nil {
+			if ctx.Err() != nil {
+				return verdicts, ctx.Err()
+			}
+			v.Outcome, v.Reason = Undetermined, err.Error()
+		}
+	}
+	return verdicts, nil
+}
+
+func check(ctx context.Context, v *Verdict, opts Options) error {
+	f := v.Finding
+	dir := filepath.Dir(f.File)
+	cache, err := os.MkdirTemp("", "mbench-crosscheck")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cache)
+	orig, err := run.Build(ctx, run.BuildOptions{Dir: dir, CacheDir: cache}, []string{"."})
+	if err != nil || len(orig) != 1 {
+		return fmt.Errorf("building the benchmark: %v", err)
+	}
+	bins := []run.Binary{orig[0]}
+	if len(f.Fix) > 0 {
+		patched, err := applyEdits(f.File, f.Fix, cache)
+		if err != nil {
+			return err
+		}
+		prot, err := run.Build(ctx, run.BuildOptions{Dir: dir, CacheDir: cache, Overlay: map[string]string{f.File: patched}}, []string{"."})
+		if err != nil || len(prot) != 1 {
+			return fmt.Errorf("building the benchmark with the fix: %v", err)
+		}
+		bins = append(bins, prot[0])
+	}
+	var targets []run.Target
+	counts := make([]int, len(bins))
+	for i := range bins {
+		ts, err := run.Discover(ctx, &bins[i], "^"+v.Benchmark+"$", nil, nil, opts.Timeout)
+		if err != nil {
+			return err
+		}
+		counts[i] = len(ts)
+		targets = append(targets, ts...)
+	}
+	if counts[0] == 0 {
+		return fmt.Errorf("%s printed no result", v.Benchmark)
+	}
+	o := run.DefaultOptions
+	o.Config, o.Criterion, o.ForkTimeout = opts.Config, "static", opts.Timeout
+	results, err := run.Suite(ctx, targets, o)
+	if err != nil {
+		return err
+	}
+	means := make([]map[bench.Key]float64, len(bins))
+	for i := range means {
+		means[i] = make(map[bench.Key]float64)
+	}
+	k := 0
+	for i, n := range counts {
+		for _, r := range results[k : k+n] {
+			if r.Failed() {
+				return fmt.Errorf("%s failed: %v", r.Target.Key, r.Failures[0].Err)
+			}
+			var xs []float64
+			for _, m := range r.Measurements {
+				if x, ok := m.Get("sec/op"); ok && m.Coord.Phase == bench.Measure {
+					xs = append(xs, x)
+				}
+			}
+			means[i][r.Target.Key] = stats.Mean(xs)
+		}
+		k += n
+	}
+	decide(v, means)
+	return nil
+}
+
+// decide sets the verdict from the mean times of the original (means[0])
+// and, if present, the protected build (means[1]). A benchmark with
+// sub-benchmarks is judged by the sub-benchmark that changed most.
+func decide(v *Verdict, means []map[bench.Key]float64) {
+	keys := make([]bench.Key, 0, len(means[0]))
+	for k := range means[0] {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, bench.Key.Compare)
+	best := math.Inf(-1)
+	for _, k := range keys {
+		o := means[0][k]
+		ratio := math.NaN()
+		if len(means) > 1 {
+			if p, ok := means[1][k]; ok && o > 0 {
+				ratio = p / o
+			}
+		}
+		if math.IsNaN(v.Original) || ratio > best || (math.IsNaN(ratio) && o < v.Original) {
+			v.Original = o
+			if len(means) > 1 {
+				v.Protected = means[1][k]
+			}
+			if !math.IsNaN(ratio) {
+				best = ratio
+			}
+		}
+	}
+	switch {
+	case v.Original < implausibleOp:
+		v.Outcome = Confirmed
+		v.Reason = fmt.Sprintf("%.2g ns/op is implausibly fast: the work is not being done", v.Original*1e9)
+		if !math.IsNaN(v.Protected) {
+			v.Reason += fmt.Sprintf("; with the fix it takes %.3g ns/op", v.Protected*1e9)
+		}
+	case math.IsNaN(v.Protected):
+		v.Outcome = Undetermined
+		v.Reason = fmt.Sprintf("%.3g ns/op is plausible and the finding has no fix to compare against", v.Original*1e9)
+	case best >= confirmRatio:
+		v.Outcome = Confirmed
+		v.Reason = fmt.Sprintf("with the fix it takes %.1fx as long (%.3g ns/op instead of %.3g): the original skipped work", best, v.Protected*1e9, v.Original*1e9)
+	case best <= refuteRatio:
+		v.Outcome = Refuted
+		v.Reason = fmt.Sprintf("with the fix it takes %.2fx as long: the compiler kept the work", best)
+	default:
+		v.Outcome = Undetermined
+		v.Reason = fmt.Sprintf("with the fix it takes %.2fx as long, between the %.1fx that refutes and the %.1fx that confirms", best, refuteRatio, confirmRatio)
+	}
+}
+
+// enclosingBenchmark returns the name of the top-level benchmark function
+// of file that contains offset.
+func enclosingBenchmark(file string, offset int) (string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Benchmark") {
+			continue
+		}
+		if start, end := fset.Position(fd.Pos()).Offset, fset.Position(fd.End()).Offset; start <= offset && offset < end {
+			return fd.Name.Name, nil
+		}
+	}
+	return "", fmt.Errorf("the finding is not inside a top-level benchmark function")
+}
+
+// applyEdits writes file with edits applied to a new file in dir and
+// returns its path.
+func applyEdits(file string, edits []Edit, dir string) (string, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	edits = slices.Clone(edits)
+	slices.SortFunc(edits, func(a, b Edit) int { return b.Start - a.Start })
+	for _, e := range edits {
+		if e.File != file || e.Start < 0 || e.End > len(src) || e.Start > e.End {
+			return "", fmt.Errorf("the fix edits %s outside %s", e.File, file)
+		}
+		src = append(src[:e.Start:e.Start], append([]byte(e.New), src[e.End:]...)...)
+	}
+	out := filepath.Join(dir, "patched_"+filepath.Base(file))
+	return out, os.WriteFile(out, src, 0o666)
+}

@@ -1,0 +1,66 @@
+package crosscheck
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mbench/mbench/bench"
+)
+
+func TestDecide(t *testing.T) {
+	k := bench.Key{Name: "X"}
+	k2 := bench.Key{Name: "X/sub"}
+	for _, tc := range []struct {
+		name    string
+		means   []map[bench.Key]float64
+		outcome string
+	}{
+		{"implausible", []map[bench.Key]float64{{k: 0.3e-9}}, Confirmed},
+		{"no fix, plausible", []map[bench.Key]float64{{k: 5e-9}}, Undetermined},
+		{"fix slows it a lot", []map[bench.Key]float64{{k: 2e-9}, {k: 6e-9}}, Confirmed},
+		{"fix changes nothing", []map[bench.Key]float64{{k: 2e-9}, {k: 2.1e-9}}, Refuted},
+		{"in between", []map[bench.Key]float64{{k: 2e-9}, {k: 2.7e-9}}, Undetermined},
+		{"one sub-benchmark changed", []map[bench.Key]float64{{k: 2e-9, k2: 3e-9}, {k: 2e-9, k2: 9e-9}}, Confirmed},
+	} {
+		v := Verdict{Original: math.NaN(), Protected: math.NaN()}
+		decide(&v, tc.means)
+		if v.Outcome != tc.outcome {
+			t.Errorf("%s: %s (%s), want %s", tc.name, v.Outcome, v.Reason, tc.outcome)
+		}
+	}
+}
+
+func TestEnclosingBenchmark(t *testing.T) {
+	src := "package p\n\nimport \"testing\"\n\nfunc helper() {}\n\nfunc BenchmarkA(b *testing.B) {\n\tfor b.Loop() {\n\t}\n}\n"
+	file := filepath.Join(t.TempDir(), "a_test.go")
+	os.WriteFile(file, []byte(src), 0o666)
+	if name, err := enclosingBenchmark(file, strings.Index(src, "for b.Loop")); err != nil || name != "BenchmarkA" {
+		t.Errorf("got %q, %v; want BenchmarkA", name, err)
+	}
+	if _, err := enclosingBenchmark(file, strings.Index(src, "helper")); err == nil {
+		t.Error("a finding outside a benchmark got a benchmark")
+	}
+}
+
+func TestApplyEdits(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "x_test.go")
+	os.WriteFile(file, []byte("abcdef"), 0o666)
+	out, err := applyEdits(file, []Edit{{file, 1, 2, "XY"}, {file, 4, 4, "!"}}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	if string(got) != "aXYcd!ef" {
+		t.Errorf("got %q", got)
+	}
+	if orig, _ := os.ReadFile(file); string(orig) != "abcdef" {
+		t.Errorf("the original changed: %q", orig)
+	}
+	if _, err := applyEdits(file, []Edit{{"other.go", 0, 1, ""}}, dir); err == nil {
+		t.Error("an edit of another file was applied")
+	}
+}

@@ -1,0 +1,231 @@
+// Package deadresult defines an analyzer that reports calls in classic
+// b.N benchmark loops whose results are never used, so that the compiler
+// may delete the work the benchmark means to measure.
+package deadresult
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/mbench/mbench/vet/internal/benchfn"
+	"github.com/mbench/mbench/vet/internal/purity"
+)
+
+const Doc = `report calls in b.N benchmark loops whose results are never used
+
+In a classic benchmark loop, for i := 0; i < b.N; i++ { f(x) }, nothing
+consumes the result of f. When f is small enough to inline and has no
+effect of its own, the compiler inlines it and dead-code elimination
+deletes the computation, so the benchmark times an empty loop: the first
+microbenchmark mistake of Rodriguez-Cancio et al., "Automatic
+Microbenchmark Generation to Prevent Dead Code Elimination and Constant
+Folding" (ASE 2016, section 2.1), seen in Go as golang/go#14813 (an
+inlined popcount benchmark at 0.41 ns/op) and golang/go#27400.
+
+Since Go 1.24 the compiler keeps the results of calls inside
+for b.Loop() { ... } alive (the testing.B.Loop documentation; the
+cmd/compile/internal/bloop pass wraps them in runtime.KeepAlive before
+inlining; golang/go#61515), so the same call there is not reported.
+
+A call in a b.N loop is reported when both hold:
+
+  - its results are dead, judged on the SSA form of the benchmark: no
+    instruction uses them except pure arithmetic, conversions, φ-nodes and
+    stores into a local variable that is never read, none of which leads
+    to a use (so r := f(x) overwritten every iteration, _ = f(x), and
+    s += f(x) with s unused after the loop are all dead);
+  - the callee is known to be pure and inlinable (see package purity: a
+    function of the module within the compiler's inlining budget of 80
+    nodes, with no //go:noinline, whose SSA body stores only into memory
+    it allocated, makes no dynamic, interface or impure calls, and does
+    nothing that lowers to a runtime call such as a map access or string
+    concatenation; or a standard intrinsic such as math.Sqrt or
+    bits.OnesCount64). A loop inside the callee survives as an empty loop,
+    but its body does not.
+
+Calls through interfaces or function values, calls that may have an
+effect, calls of functions too large to inline, and calls inside
+function literals are not reported: we prefer to miss a case to a false
+alarm.
+
+When the loop is for i := 0; i < b.N; i++ (or for range b.N), i is not used,
+it is the benchmark's only timed loop, a top-level statement of the
+benchmark, and nothing else could notice the change (b is only used through
+its methods and fields, b.N is read only after the loop, the benchmark never
+calls StopTimer, StartTimer or ResetTimer, and no break, return or goto
+leaves the loop early), the suggested fix rewrites the loop to
+for b.Loop().`
+
+var Analyzer = &analysis.Analyzer{
+	Name:     "deadresult",
+	Doc:      Doc,
+	Requires: []*analysis.Analyzer{purity.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	pure := pass.ResultOf[purity.Analyzer].(*purity.Result)
+	if pure.Pkg == nil {
+		return nil, nil // standard library
+	}
+	var diags []analysis.Diagnostic
+	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
+		fn := pure.Func(body.Node)
+		if fn == nil {
+			continue
+		}
+		for _, loop := range body.Loops {
+			if loop.Kind != benchfn.Classic {
+				continue
+			}
+			fix := loopFix(pass.TypesInfo, body, loop)
+			for _, d := range check(pass.TypesInfo, pure, fn, body, loop) {
+				d.SuggestedFixes = fix
+				fix = nil // one fix per loop
+				diags = append(diags, d)
+			}
+		}
+	}
+	sort.Slice(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
+	for _, d := range diags {
+		pass.Report(d)
+	}
+	return nil, nil
+}
+
+// check returns a diagnostic for each dead call of a pure function in the
+// body of loop, a classic loop of body, whose SSA form is fn.
+func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchfn.Body, loop benchfn.Loop) []analysis.Diagnostic {
+	// The calls of the loop body, by the position of their '(' (which is
+	// the position of the corresponding ssa.Call), leaving out nested
+	// function literals (their calls belong to other SSA functions) and
+	// any b.Loop loop nested inside, which keeps results alive.
+	calls := make(map[token.Pos]*ast.CallExpr)
+	ast.Inspect(loop.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			if n.Cond != nil && benchfn.IsLoopCall(info, n.Cond, body.B) {
+				return false
+			}
+		case *ast.CallExpr:
+			calls[n.Lparen] = n
+		}
+		return true
+	})
+
+	var diags []analysis.Diagnostic
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() {
+				continue
+			}
+			expr := calls[call.Pos()]
+			if expr == nil {
+				continue
+			}
+			callee, ok := typeutil.Callee(info, expr).(*types.Func)
+			if !ok || callee.Signature().Results().Len() == 0 {
+				continue
+			}
+			if recv := callee.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+				continue
+			}
+			if pure.Lookup(callee) == nil || !dead(call) {
+				continue
+			}
+			diags = append(diags, analysis.Diagnostic{
+				Pos: expr.Pos(),
+				End: expr.End(),
+				Message: fmt.Sprintf("result of %s is never used: the compiler may remove the call in a b.N loop; "+
+					"use it (e.g. assign to a package-level sink) or loop with b.Loop", purity.Name(callee)),
+			})
+		}
+	}
+	return diags
+}
+
+// dead reports whether nothing observable depends on the value v: every
+// instruction that uses it, transitively, is pure computation or a store
+// into a local variable that is never read.
+func dead(v ssa.Value) bool {
+	seen := make(map[ssa.Value]bool)
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		refs := v.Referrers()
+		if refs == nil {
+			return false
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Store:
+				if r.Val != v || !writeOnly(r.Addr) {
+					return false
+				}
+			case *ssa.BinOp:
+				if isString(r.X.Type()) && r.Op == token.ADD {
+					return false // concatenation calls the runtime
+				}
+				work = append(work, r)
+			case *ssa.UnOp:
+				if r.Op == token.ARROW {
+					return false
+				}
+				work = append(work, r)
+			case *ssa.Convert:
+				if isString(r.Type()) || isString(r.X.Type()) {
+					return false
+				}
+				work = append(work, r)
+			case *ssa.Phi, *ssa.Extract, *ssa.ChangeType, *ssa.Field, *ssa.Index,
+				*ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice:
+				work = append(work, r.(ssa.Value))
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// writeOnly reports whether addr is a local variable that is only ever
+// stored to.
+func writeOnly(addr ssa.Value) bool {
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr != alloc {
+				return false // the variable's address is stored
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}

@@ -1,0 +1,107 @@
+// Package a is the code under test: pure and impure functions.
+package a
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+var (
+	global []int
+	table  = [4]int{1, 2, 3, 4}
+)
+
+func Add(x, y int) int { return x + y }
+
+func Square(x float64) float64 { return x * x }
+
+func Hypot(x, y float64) float64 { return math.Sqrt(Square(x) + Square(y)) }
+
+func SumTo(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+
+func Lookup(i int) int { return table[i&3] }
+
+func DivMod(a, b int) (int, int) { return a / b, a % b }
+
+func Double(x int) int {
+	if x < 0 {
+		panic("negative")
+	}
+	return 2 * x
+}
+
+func Swap[T any](a, b T) (T, T) { return b, a }
+
+type Point struct{ X, Y float64 }
+
+func (p Point) Norm() float64 { return math.Sqrt(p.X*p.X + p.Y*p.Y) }
+
+// Scale writes through its receiver.
+func (p *Point) Scale(k float64) *Point {
+	p.X *= k
+	p.Y *= k
+	return p
+}
+
+type Celsius float64
+
+func (c Celsius) Fahrenheit() float64 { return float64(c)*9/5 + 32 }
+
+type Shape interface{ Area() float64 }
+
+type Square2 struct{ Side float64 }
+
+func (s Square2) Area() float64 { return s.Side * s.Side }
+
+// Impure, or calls that survive: none of these may be reported.
+
+func Record(x int) int {
+	global = append(global, x)
+	return x
+}
+
+func Print(x int) int {
+	fmt.Println(x)
+	return x
+}
+
+func Set(p *int, v int) int {
+	*p = v
+	return v
+}
+
+func Concat(a, b string) string { return a + b }
+
+func Upper(s string) string { return strings.ToUpper(s) }
+
+func Count(m map[string]int, k string) int { return m[k] }
+
+//go:noinline
+func Opaque(x int) int { return x * 3 }
+
+func Fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return Fib(n-1) + Fib(n-2)
+}
+
+// Big is pure but too large to inline.
+func Big(x int) int {
+	a := x*3 + 1
+	b := a*5 + x - 7
+	c := b*a + a*x - b
+	d := c*c + b*b + a*a + x*x
+	e := d - c + b - a + x
+	f := e*e - d*d + c*c - b*b
+	g := f + e + d + c + b + a
+	h := g*2 + f*3 + e*4 + d*5
+	return h + g + f + e + d + c + b + a
+}

@@ -1,0 +1,150 @@
+package a
+
+import (
+	"math"
+	"testing"
+)
+
+var (
+	sink  int
+	fsink float64
+)
+
+func BenchmarkDiscard(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Add(i, 1) // want `^result of a.Add is never used: the compiler may remove the call in a b.N loop; use it \(e.g. assign to a package-level sink\) or loop with b.Loop$`
+	}
+}
+
+func BenchmarkBlank(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		_ = Hypot(float64(i), 2) // want `result of a.Hypot is never used`
+	}
+}
+
+func BenchmarkOverwritten(b *testing.B) {
+	var r float64
+	for i := 0; i < b.N; i++ {
+		r = Point{float64(i), 1}.Norm() // want `result of Point.Norm is never used`
+	}
+	_ = r
+}
+
+func BenchmarkAccumulatedNeverRead(b *testing.B) {
+	s := 0
+	for i := 0; i < b.N; i++ {
+		s += Add(i, i) // want `result of a.Add is never used`
+	}
+}
+
+func BenchmarkKinds(b *testing.B) {
+	for i := range b.N {
+		DivMod(i, 3)         // want `result of a.DivMod is never used`
+		q, _ := DivMod(i, 7) // want `result of a.DivMod is never used`
+		_ = q
+		Celsius(i).Fahrenheit()     // want `result of Celsius.Fahrenheit is never used`
+		math.Sqrt(float64(i))       // want `result of math.Sqrt is never used`
+		Swap(i, 1)                  // want `result of a.Swap is never used`
+		Double(i)                   // want `result of a.Double is never used`
+		SumTo(i)                    // want `result of a.SumTo is never used`
+		Lookup(i)                   // want `result of a.Lookup is never used`
+		_ = Square(float64(i)) + 1. // want `result of a.Square is never used`
+	}
+}
+
+func BenchmarkSub(b *testing.B) {
+	b.Run("closure", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			Add(i, 2) // want `result of a.Add is never used`
+		}
+	})
+}
+
+// Nothing below may be reported.
+
+func BenchmarkBLoop(b *testing.B) {
+	i := 0
+	for b.Loop() {
+		Add(i, 1)
+		_ = Hypot(1, 2)
+		i++
+	}
+}
+
+func BenchmarkSink(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink = Add(i, 1)
+		fsink = math.Sqrt(float64(i))
+		q, _ := DivMod(i, 3)
+		sink += q
+		sink = Add(Add(i, 1), 2)
+	}
+}
+
+func BenchmarkAccumulated(b *testing.B) {
+	s := 0
+	var f float64
+	for i := 0; i < b.N; i++ {
+		s += Add(i, 1)
+		f = Hypot(f, 1)
+	}
+	sink = s
+	b.ReportMetric(f, "f")
+}
+
+func BenchmarkUsedInCondition(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if Add(i, 1) < 0 {
+			b.Fatal("negative")
+		}
+	}
+}
+
+func BenchmarkEffects(b *testing.B) {
+	x := 0
+	m := map[string]int{"k": 1}
+	p := &Point{1, 2}
+	for i := 0; i < b.N; i++ {
+		Record(i)
+		Print(i)
+		Set(&x, i)
+		Concat("a", "b")
+		Upper("a")
+		Count(m, "k")
+		p.Scale(1)
+		Opaque(i)
+		Fib(10)
+		Big(i)
+	}
+}
+
+func BenchmarkIndirect(b *testing.B) {
+	var sh Shape = Square2{2}
+	f := Add
+	for i := 0; i < b.N; i++ {
+		sh.Area()
+		f(i, 1)
+		func() { Add(i, 1) }()
+	}
+}
+
+func BenchmarkTable(b *testing.B) {
+	cases := []struct {
+		name string
+		x, y int
+	}{{"small", 1, 2}, {"large", 1 << 20, 3}}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink = Add(tc.x, tc.y)
+			}
+		})
+	}
+}
+
+func BenchmarkOutsideLoop(b *testing.B) {
+	Add(1, 2)
+	for i := 0; i < b.N; i++ {
+		sink = i
+	}
+}

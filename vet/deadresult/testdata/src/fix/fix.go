@@ -1,0 +1,3 @@
+package fix
+
+func Twice(x int) int { return 2 * x }

@@ -1,0 +1,95 @@
+package fix
+
+import "testing"
+
+var sink int
+
+func BenchmarkRewrite(b *testing.B) {
+	x := 3
+	for i := 0; i < b.N; i++ {
+		Twice(x) // want `result of fix.Twice is never used`
+		Twice(x) // want `result of fix.Twice is never used`
+	}
+	b.ReportMetric(float64(b.N), "iterations")
+}
+
+func BenchmarkRange(b *testing.B) {
+	for range b.N {
+		Twice(4) // want `result of fix.Twice is never used`
+	}
+}
+
+func BenchmarkContinue(b *testing.B) {
+	x := 3
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < 2; j++ {
+			if j == 1 {
+				break
+			}
+		}
+		if x > 2 {
+			continue
+		}
+		Twice(x) // want `result of fix.Twice is never used`
+	}
+}
+
+// No fix below: each loop differs from b.Loop in a way that matters.
+
+func BenchmarkCounterUsed(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Twice(i) // want `result of fix.Twice is never used`
+	}
+}
+
+func BenchmarkResetTimer(b *testing.B) {
+	x := Twice(3)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Twice(x) // want `result of fix.Twice is never used`
+	}
+}
+
+func BenchmarkNBefore(b *testing.B) {
+	buf := make([]int, b.N)
+	for i := 0; i < b.N; i++ {
+		Twice(3) // want `result of fix.Twice is never used`
+	}
+	sink = len(buf)
+}
+
+func BenchmarkHelper(b *testing.B) {
+	setup(b)
+	for i := 0; i < b.N; i++ {
+		Twice(3) // want `result of fix.Twice is never used`
+	}
+}
+
+func setup(b *testing.B) { b.Helper() }
+
+func BenchmarkBreak(b *testing.B) {
+	x := 3
+	for i := 0; i < b.N; i++ {
+		Twice(x) // want `result of fix.Twice is never used`
+		if x > 2 {
+			break
+		}
+	}
+}
+
+func BenchmarkTwoLoops(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Twice(3) // want `result of fix.Twice is never used`
+	}
+	for i := 0; i < b.N; i++ {
+		sink = Twice(3)
+	}
+}
+
+func BenchmarkNested(b *testing.B) {
+	if sink >= 0 {
+		for i := 0; i < b.N; i++ {
+			Twice(3) // want `result of fix.Twice is never used`
+		}
+	}
+}

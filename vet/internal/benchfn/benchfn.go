@@ -1,0 +1,183 @@
+// Package benchfn finds benchmark bodies and their timed loops, for the
+// analyzers of mbench vet. Everything is resolved through type information:
+// a benchmark body is any function whose parameter is a *testing.B (top-level
+// BenchmarkX functions and the closures passed to b.Run alike), and the loops
+// are recognised by the objects they use (the field testing.B.N, the method
+// (*testing.B).Loop), never by names.
+package benchfn
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A Body is a function that receives a *testing.B.
+type Body struct {
+	// Node is the *ast.FuncDecl or *ast.FuncLit.
+	Node ast.Node
+	Body *ast.BlockStmt
+	// B is the *testing.B parameter.
+	B *types.Var
+	// Loops are the timed loops directly in this body (not in nested
+	// function literals, which are bodies of their own).
+	Loops []Loop
+}
+
+// A LoopKind tells the two forms of a benchmark loop apart. They differ in
+// what the compiler may do: since Go 1.24, b.Loop keeps the results of calls
+// in its body alive (no dead-code elimination), while a classic b.N loop
+// does not; neither stops constant folding of arguments known at compile
+// time.
+type LoopKind int
+
+const (
+	// Classic is `for i := 0; i < b.N; i++` and its variants (any for
+	// loop whose condition or init reads b.N, and `for range b.N`).
+	Classic LoopKind = iota
+	// BLoop is `for b.Loop()`.
+	BLoop
+)
+
+func (k LoopKind) String() string {
+	if k == BLoop {
+		return "b.Loop"
+	}
+	return "b.N"
+}
+
+// A Loop is a timed loop of a benchmark body.
+type Loop struct {
+	Kind LoopKind
+	// Stmt is the *ast.ForStmt or *ast.RangeStmt.
+	Stmt ast.Stmt
+	Body *ast.BlockStmt
+}
+
+// IsTestingB reports whether t is *testing.B.
+func IsTestingB(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == "testing" && obj.Name() == "B"
+}
+
+// Find returns the benchmark bodies in files, in source order.
+func Find(info *types.Info, files []*ast.File) []*Body {
+	var bodies []*Body
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var ftype *ast.FuncType
+			var block *ast.BlockStmt
+			switch fn := n.(type) {
+			case *ast.FuncDecl:
+				ftype, block = fn.Type, fn.Body
+			case *ast.FuncLit:
+				ftype, block = fn.Type, fn.Body
+			default:
+				return true
+			}
+			if block == nil || ftype.Params == nil || len(ftype.Params.List) != 1 || len(ftype.Params.List[0].Names) != 1 {
+				return true
+			}
+			param, ok := info.Defs[ftype.Params.List[0].Names[0]].(*types.Var)
+			if !ok || !IsTestingB(param.Type()) {
+				return true
+			}
+			body := &Body{Node: n, Body: block, B: param}
+			body.Loops = loops(info, block, param)
+			bodies = append(bodies, body)
+			return true
+		})
+	}
+	return bodies
+}
+
+// loops returns the timed loops of block that use b, without descending
+// into function literals.
+func loops(info *types.Info, block *ast.BlockStmt, b *types.Var) []Loop {
+	var out []Loop
+	ast.Inspect(block, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			if s.Cond == nil {
+				return true
+			}
+			if IsLoopCall(info, s.Cond, b) {
+				out = append(out, Loop{Kind: BLoop, Stmt: s, Body: s.Body})
+			} else if ReadsN(info, s.Cond, b) || (s.Init != nil && ReadsN(info, s.Init, b)) {
+				// i < b.N, and also i := b.N; i > 0; i--.
+				out = append(out, Loop{Kind: Classic, Stmt: s, Body: s.Body})
+			}
+		case *ast.RangeStmt:
+			if IsN(info, s.X, b) {
+				out = append(out, Loop{Kind: Classic, Stmt: s, Body: s.Body})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// IsLoopCall reports whether e is a call of b.Loop().
+func IsLoopCall(info *types.Info, e ast.Expr, b *types.Var) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	return IsMethodOf(info, call, b, "Loop")
+}
+
+// IsMethodOf reports whether call calls the method name of *testing.B on
+// the variable b.
+func IsMethodOf(info *types.Info, call *ast.CallExpr, b *types.Var, name string) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Name() != name {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !IsTestingB(sig.Recv().Type()) {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && info.Uses[id] == b
+}
+
+// IsN reports whether e is the selector b.N.
+func IsN(info *types.Info, e ast.Expr, b *types.Var) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	field, ok := info.Uses[sel.Sel].(*types.Var)
+	if !ok || !field.IsField() || field.Name() != "N" || field.Pkg() == nil || field.Pkg().Path() != "testing" {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && info.Uses[id] == b
+}
+
+// ReadsN reports whether e reads b.N anywhere.
+func ReadsN(info *types.Info, e ast.Node, b *types.Var) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && IsN(info, x, b) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,408 @@
+// Package purity defines an analyzer that summarises which functions the
+// compiler may remove or fold at a call site, for the deadresult and
+// constfold analyzers of mbench vet.
+//
+// The gc compiler does no interprocedural purity analysis: a call survives
+// dead-code elimination unless the callee is inlined and everything in its
+// inlined body is itself removable. So a summary has two parts, both
+// estimated conservatively (a function we are unsure about is not pure):
+//
+//   - the callee is small enough to inline: its body, counted in syntax
+//     nodes, plus the bodies of the pure callees it would inline in turn,
+//     is within the compiler's inlining budget (inlineMaxBudget = 80 in
+//     cmd/compile/internal/inline/inl.go), and it carries no //go:
+//     directive such as //go:noinline;
+//   - the body has no effect a caller could observe and nothing that lowers
+//     to a runtime call, which dead-code elimination never deletes
+//     (allocating maps, slices or interfaces, string concatenation and
+//     conversion, map access, appends, channel operations). It is read in
+//     SSA form: stores only into memory the function allocated itself,
+//     static calls only to pure functions, no dynamic or interface calls,
+//     no closures, no go, defer or select.
+//
+// Summaries cross package boundaries as facts, so a benchmark in package
+// p_test sees the summaries of functions of p. Standard-library packages
+// are not analysed (that would mean building SSA for every dependency);
+// instead a short table lists standard functions that are compiler
+// intrinsics or pure inlinable code, each with the rewrite rule that makes
+// it removable or foldable.
+package purity
+
+import (
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer computes a Summary fact for each pure function of a package and
+// returns a *Result that also carries the package's SSA form, so that the
+// analyzers that need both build SSA only once.
+//
+// It deliberately does not require buildssa: an analyzer with facts runs
+// on every dependency, and requiring buildssa would build SSA for the
+// whole standard library on every run (the buildssa source warns against
+// exactly this). Purity builds SSA itself, and only for packages outside
+// GOROOT.
+var Analyzer = &analysis.Analyzer{
+	Name:       "purity",
+	Doc:        "summarise functions whose calls the compiler may remove or fold",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(Summary)},
+}
+
+// inlineBudget is the compiler's inlining budget (inlineMaxBudget in
+// cmd/compile/internal/inline/inl.go). We compare it with a count of
+// syntax nodes, which is at least the compiler's count of IR nodes for the
+// same code (a selector x.f is three syntax nodes and one or two IR nodes,
+// a block is a node of its own), so the estimate errs towards "not
+// inlinable".
+const inlineBudget = 80
+
+// A Summary describes a function whose calls the compiler may treat as
+// pure computation once inlined.
+type Summary struct {
+	// Foldable reports that the result depends on the arguments alone:
+	// the function (and every function it calls) has no loops, which
+	// the compiler does not evaluate at compile time, and reads no
+	// package-level variables, so constant arguments give a constant
+	// result after inlining.
+	Foldable bool
+	// Cost is the estimated inlining cost, in syntax nodes, including the
+	// costs of the pure callees that would be inlined into it.
+	Cost int
+}
+
+func (*Summary) AFact() {}
+
+func (s *Summary) String() string {
+	if s.Foldable {
+		return "pure, foldable"
+	}
+	return "pure"
+}
+
+// A Result holds the summaries visible to a package and its SSA form.
+type Result struct {
+	// Pkg is the SSA form of the package, or nil for packages of the
+	// standard library.
+	Pkg       *ssa.Package
+	funcs     map[ast.Node]*ssa.Function
+	summaries map[*types.Func]*Summary
+}
+
+// Func returns the SSA function for a *ast.FuncDecl or *ast.FuncLit of the
+// package, or nil.
+func (r *Result) Func(syntax ast.Node) *ssa.Function {
+	return r.funcs[syntax]
+}
+
+// Lookup returns the summary of fn, or nil if fn is not known to be pure.
+// Instances of generic functions share the summary of their origin.
+func (r *Result) Lookup(fn *types.Func) *Summary {
+	fn = fn.Origin()
+	if s, ok := r.summaries[fn]; ok {
+		return s
+	}
+	return std(fn)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{
+		funcs:     make(map[ast.Node]*ssa.Function),
+		summaries: make(map[*types.Func]*Summary),
+	}
+	for _, f := range pass.AllObjectFacts() {
+		if fn, ok := f.Object.(*types.Func); ok {
+			res.summaries[fn] = f.Fact.(*Summary)
+		}
+	}
+	if inGOROOT(pass) {
+		return res, nil
+	}
+
+	res.Pkg = buildSSA(pass)
+	var decls []*decl
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			fn := res.Pkg.Prog.FuncValue(obj)
+			if fn == nil {
+				continue
+			}
+			var add func(f *ssa.Function)
+			add = func(f *ssa.Function) {
+				if s := f.Syntax(); s != nil {
+					res.funcs[s] = f
+				}
+				for _, anon := range f.AnonFuncs {
+					add(anon)
+				}
+			}
+			add(fn)
+			if candidate(fd, obj) {
+				decls = append(decls, &decl{obj: obj, fn: fn, cost: nodes(fd.Body)})
+			}
+		}
+	}
+
+	// A function is pure once all its callees are known to be pure, so
+	// iterate to a fixed point. Starting from "impure" means recursive
+	// functions, which the compiler does not inline, stay impure.
+	for changed := true; changed; {
+		changed = false
+		for _, d := range decls {
+			if res.summaries[d.obj] != nil {
+				continue
+			}
+			if s := summarise(d, res); s != nil {
+				res.summaries[d.obj] = s
+				changed = true
+			}
+		}
+	}
+	for _, d := range decls {
+		if s := res.summaries[d.obj]; s != nil {
+			pass.ExportObjectFact(d.obj, s)
+		}
+	}
+	return res, nil
+}
+
+// A decl is a function of the package that may be pure.
+type decl struct {
+	obj  *types.Func
+	fn   *ssa.Function
+	cost int // syntax nodes of the body alone
+}
+
+// candidate reports whether fd could be summarised at all: it has a body
+// and results, fits the budget on its own, and has no //go: directive
+// (//go:noinline and its relatives stop inlining, so the call stays).
+func candidate(fd *ast.FuncDecl, obj *types.Func) bool {
+	if fd.Body == nil || obj.Signature().Results().Len() == 0 {
+		return false
+	}
+	if fd.Doc != nil {
+		for _, c := range fd.Doc.List {
+			if strings.HasPrefix(c.Text, "//go:") {
+				return false
+			}
+		}
+	}
+	return nodes(fd.Body) <= inlineBudget
+}
+
+// nodes counts the syntax nodes under n.
+func nodes(n ast.Node) int {
+	count := 0
+	ast.Inspect(n, func(n ast.Node) bool {
+		if n != nil {
+			count++
+		}
+		return true
+	})
+	return count
+}
+
+// summarise returns the summary of d, or nil if d is impure or not yet
+// known to be pure because a callee in the package is still unknown.
+func summarise(d *decl, res *Result) *Summary {
+	fn := d.fn
+	if fn.Blocks == nil || len(fn.AnonFuncs) > 0 {
+		return nil
+	}
+	cost := d.cost
+	foldable := true
+	for _, b := range fn.Blocks {
+		for _, s := range b.Succs {
+			if s.Dominates(b) {
+				foldable = false // a loop
+			}
+		}
+		for _, instr := range b.Instrs {
+			if !removable(instr) {
+				return nil
+			}
+			for _, op := range instr.Operands(nil) {
+				if _, ok := (*op).(*ssa.Global); ok {
+					foldable = false
+				}
+			}
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			switch callee := call.Call.Value.(type) {
+			case *ssa.Builtin:
+				if !pureBuiltins[callee.Name()] {
+					return nil
+				}
+			case *ssa.Function:
+				obj, ok := callee.Object().(*types.Func)
+				if !ok {
+					return nil
+				}
+				s := res.Lookup(obj)
+				if s == nil {
+					return nil
+				}
+				cost += s.Cost
+				foldable = foldable && s.Foldable
+			default:
+				return nil
+			}
+		}
+	}
+	if cost > inlineBudget {
+		return nil
+	}
+	return &Summary{Foldable: foldable, Cost: cost}
+}
+
+// pureBuiltins are the builtins that compile to plain arithmetic or loads.
+// (append, copy, clear, delete and print have effects or runtime calls;
+// ssa:wrapnilchk is the nil check go/ssa inserts before method calls.)
+var pureBuiltins = map[string]bool{
+	"len": true, "cap": true, "min": true, "max": true,
+	"real": true, "imag": true, "complex": true,
+	"ssa:wrapnilchk": true,
+}
+
+// removable reports whether instr, apart from the callee of a call (which
+// the caller checks), is something dead-code elimination can delete.
+func removable(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return fresh(instr.Addr)
+	case *ssa.Call:
+		return !instr.Call.IsInvoke()
+	case *ssa.BinOp:
+		return !isString(instr.X.Type()) || instr.Op != token.ADD // concatstrings
+	case *ssa.UnOp:
+		return instr.Op != token.ARROW
+	case *ssa.Convert:
+		// Conversions between strings and byte or rune slices, and of
+		// integers to strings, call the runtime.
+		return !isString(instr.Type()) && !isString(instr.X.Type())
+	case *ssa.TypeAssert:
+		// Assertion to an interface calls the runtime; to a concrete
+		// type it is a comparison of type words.
+		return !types.IsInterface(instr.AssertedType)
+	case *ssa.MakeInterface:
+		// panic("message") boxes its argument; the panic itself is
+		// control flow the benchmark never takes.
+		for _, r := range *instr.Referrers() {
+			if _, ok := r.(*ssa.Panic); !ok {
+				return false
+			}
+		}
+		return true
+	case *ssa.Lookup:
+		return isString(instr.X.Type()) // map lookups call the runtime
+	case *ssa.Range:
+		return isString(instr.X.Type())
+	case *ssa.Next:
+		return instr.IsString
+	case *ssa.Alloc, *ssa.Phi, *ssa.ChangeType, *ssa.Extract,
+		*ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.Slice,
+		*ssa.SliceToArrayPointer, *ssa.Jump, *ssa.If, *ssa.Return,
+		*ssa.Panic, *ssa.DebugRef:
+		return true
+	}
+	// MapUpdate, Send, Select, Go, Defer, RunDefers, MakeClosure,
+	// ChangeInterface, MakeMap, MakeChan, MakeSlice,
+	// MultiConvert and anything new.
+	return false
+}
+
+// fresh reports whether addr points into memory allocated by the function
+// itself, so storing there is invisible to the caller.
+func fresh(addr ssa.Value) bool {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Alloc:
+			return true
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.Slice:
+			addr = a.X
+		default:
+			return false
+		}
+	}
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// buildSSA builds the SSA form of the package, as buildssa does.
+func buildSSA(pass *analysis.Pass) *ssa.Package {
+	prog := ssa.NewProgram(pass.Fset, 0)
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+	return pkg
+}
+
+// goroot is the standard library source directory, or "" if unknown.
+var goroot = func() string {
+	if build.Default.GOROOT == "" {
+		return ""
+	}
+	return filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+}()
+
+// inGOROOT reports whether the package is part of the standard library.
+// When GOROOT is unknown it falls back to the import path: standard paths
+// have no dot in their first element.
+func inGOROOT(pass *analysis.Pass) bool {
+	if goroot == "" {
+		first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
+		return !strings.Contains(first, ".") && (pass.Module == nil || pass.Module.Path == "")
+	}
+	for _, f := range pass.Files {
+		if strings.HasPrefix(pass.Fset.File(f.Pos()).Name(), goroot) {
+			return true
+		}
+	}
+	return false
+}
+
+// Name returns fn as a user would write it: pkg.F, or T.M for a method.
+func Name(fn *types.Func) string {
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+		return fn.Name()
+	}
+	if fn.Pkg() == nil {
+		return fn.Name()
+	}
+	return fn.Pkg().Name() + "." + fn.Name()
+}
