@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/format"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/mbench/mbench/vet"
+	"github.com/mbench/mbench/vet/crosscheck"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:      "vet",
+		usageLine: "[-json] [-fix] [-run] [-only names] [packages]",
+		short:     "find benchmark mistakes that make results lie",
+		long: `
+Vet analyses the benchmarks of the packages (default ./...), in their test
+files, and reports the mistakes that make benchmark results lie:
+
+	deadresult   a result nobody uses in a b.N loop: the compiler may delete the work
+	constfold    a call whose arguments are all constants: the compiler may fold it,
+	             b.Loop or not
+	timedsetup   setup before a b.N loop, measured by the timer
+	stoptimer    b.StopTimer/b.StartTimer inside the loop, costlier than short work
+	bnsize       b.N used as a problem size
+	driftstate   state the loop mutates, so later iterations measure something else
+
+'mbench help vet' and each analyzer's documentation (go doc
+github.com/mbench/mbench/vet/NAME) give the evidence for each. Findings are
+printed as file:line:col: [analyzer] message; -json prints them as JSON.
+-fix applies the suggested fixes that are mechanically safe (rewriting a b.N
+loop to b.Loop, inserting b.ResetTimer) and gofmts the files it changes.
+
+-run checks deadresult and constfold findings by running their benchmarks:
+as written and, where the finding has a fix, with the fix applied through
+go test -overlay (your files are not changed), in one interleaved run. A
+benchmark that gets much slower once its work is protected was measuring
+work that was not done (confirmed); one that does not change was not
+(refuted). An implausibly fast result (under 1 ns/op) confirms on its own.
+
+The same analyzers run inside go vet with the mbench-vet command:
+
+	go install github.com/mbench/mbench/cmd/mbench-vet
+	go vet -vettool=$(which mbench-vet) ./...
+
+Exit status is 0 with no findings (or only findings -run refuted), 3 with
+findings, 1 on errors.
+`,
+		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
+			jsonOut := fs.Bool("json", false, "print findings as JSON")
+			fix := fs.Bool("fix", false, "apply suggested fixes")
+			only := fs.String("only", "", "run only the analyzers in the comma-separated `list`")
+			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult and constfold findings to confirm or refute them")
+			return func(e *env, args []string) error {
+				analyzers := vet.Analyzers
+				if *only != "" {
+					analyzers = nil
+					for _, name := range strings.Split(*only, ",") {
+						i := slices.IndexFunc(vet.Analyzers, func(a *analysis.Analyzer) bool { return a.Name == name })
+						if i < 0 {
+							return usagef("-only: unknown analyzer %q", name)
+						}
+						analyzers = append(analyzers, vet.Analyzers[i])
+					}
+				}
+				findings, err := runVet(analyzers, args)
+				if err != nil {
+					return err
+				}
+				if *runCheck {
+					if err := crossCheck(e, findings); err != nil {
+						return err
+					}
+				}
+				if *jsonOut {
+					enc := json.NewEncoder(e.stdout)
+					enc.SetIndent("", "  ")
+					if findings == nil {
+						findings = []finding{}
+					}
+					if err := enc.Encode(findings); err != nil {
+						return err
+					}
+				} else {
+					for _, f := range findings {
+						fmt.Fprintf(e.stdout, "%s: [%s] %s\n", f.Pos, f.Analyzer, f.Message)
+						if f.Check != "" {
+							fmt.Fprintf(e.stdout, "\t%s by running it: %s\n", f.Check, f.Reason)
+						}
+					}
+				}
+				if *fix {
+					n, err := applyFixes(findings)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(e.stderr, "mbench vet: applied %d fixes\n", n)
+				}
+				// A finding the benchmark's own timings refuted does not fail
+				// the check.
+				open := 0
+				for _, f := range findings {
+					if f.Check != crosscheck.Refuted {
+						open++
+					}
+				}
+				if open > 0 {
+					return &findingsError{n: open}
+				}
+				return nil
+			}
+		},
+	})
+}
+
+// A finding is one diagnostic, in the stable form -json prints.
+type finding struct {
+	Analyzer string `json:"analyzer"`
+	Pos      string `json:"posn"`
+	Message  string `json:"message"`
+	Fixes    []fix  `json:"fixes,omitempty"`
+	// Check is the outcome of -run: confirmed, refuted or undetermined,
+	// with the reason.
+	Check  string `json:"check,omitempty"`
+	Reason string `json:"check_reason,omitempty"`
+	file   string
+	offset int
+}
+
+type fix struct {
+	Message string `json:"message"`
+	Edits   []edit `json:"edits"`
+}
+
+type edit struct {
+	File       string `json:"file"`
+	Start, End int    `json:"-"` // byte offsets in File
+	New        string `json:"new"`
+	StartPos   string `json:"start"`
+	EndPos     string `json:"end"`
+}
+
+// runVet loads the packages with their tests and runs the analyzers.
+func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, error) {
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var roots []*packages.Package
+	var loadErrs []string
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			loadErrs = append(loadErrs, e.Error())
+		}
+		// Benchmarks live in test files: the test variants ("p [p.test]",
+		// "p_test") hold them; the plain package and the generated test
+		// main add nothing.
+		if strings.HasSuffix(p.ID, ".test") || (len(pkgs) > 1 && !strings.Contains(p.ID, "[") && !strings.HasSuffix(p.PkgPath, "_test")) {
+			continue
+		}
+		roots = append(roots, p)
+	}
+	if len(loadErrs) > 0 {
+		return nil, fmt.Errorf("loading packages:\n\t%s", strings.Join(loadErrs, "\n\t"))
+	}
+	graph, err := checker.Analyze(analyzers, roots, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []finding
+	seen := make(map[string]bool)
+	for act := range graph.All() {
+		if !act.IsRoot {
+			continue
+		}
+		if act.Err != nil {
+			return nil, fmt.Errorf("%s: %v", act, act.Err)
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			pos := fset.Position(d.Pos)
+			f := finding{Analyzer: act.Analyzer.Name, Pos: pos.String(), Message: d.Message, file: pos.Filename, offset: pos.Offset}
+			key := f.Analyzer + f.Pos + f.Message
+			if seen[key] {
+				continue // the same test file in two package variants
+			}
+			seen[key] = true
+			for _, sf := range d.SuggestedFixes {
+				fx := fix{Message: sf.Message}
+				for _, te := range sf.TextEdits {
+					start, end := fset.Position(te.Pos), fset.Position(te.End)
+					if !te.End.IsValid() {
+						end = start
+					}
+					fx.Edits = append(fx.Edits, edit{File: start.Filename, Start: start.Offset, End: end.Offset,
+						New: string(te.NewText), StartPos: start.String(), EndPos: end.String()})
+				}
+				f.Fixes = append(f.Fixes, fx)
+			}
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b finding) int { return strings.Compare(a.Pos, b.Pos) })
+	return out, nil
+}
+
+// crossCheck runs the benchmarks of the findings that claim the compiler
+// removes or folds work (see package crosscheck) and records the outcome.
+func crossCheck(e *env, findings []finding) error {
+	var idx []int
+	var cfs []crosscheck.Finding
+	for i, f := range findings {
+		if f.Analyzer != "deadresult" && f.Analyzer != "constfold" {
+			continue
+		}
+		cf := crosscheck.Finding{Analyzer: f.Analyzer, File: f.file, Offset: f.offset, Message: f.Message}
+		if len(f.Fixes) > 0 {
+			for _, ed := range f.Fixes[0].Edits {
+				cf.Fix = append(cf.Fix, crosscheck.Edit{File: ed.File, Start: ed.Start, End: ed.End, New: ed.New})
+			}
+		}
+		idx = append(idx, i)
+		cfs = append(cfs, cf)
+	}
+	if len(cfs) == 0 {
+		return nil
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	opts := crosscheck.DefaultOptions
+	opts.Log = func(format string, args ...any) { fmt.Fprintf(e.stderr, "mbench vet: "+format+"\n", args...) }
+	verdicts, err := crosscheck.Check(ctx, cfs, opts)
+	for i, v := range verdicts {
+		findings[idx[i]].Check, findings[idx[i]].Reason = v.Outcome, v.Reason
+	}
+	return err
+}
+
+// applyFixes applies the first suggested fix of each finding, skipping
+// fixes whose edits overlap an edit already taken, and gofmts each file.
+func applyFixes(findings []finding) (int, error) {
+	byFile := make(map[string][]edit)
+	applied := 0
+	for _, f := range findings {
+		if len(f.Fixes) == 0 {
+			continue
+		}
+		edits := f.Fixes[0].Edits
+		ok := true
+		for _, e := range edits {
+			for _, have := range byFile[e.File] {
+				if e.Start < have.End && have.Start < e.End || e.Start == have.Start {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, e := range edits {
+			byFile[e.File] = append(byFile[e.File], e)
+		}
+		applied++
+	}
+	for file, edits := range byFile {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return 0, err
+		}
+		slices.SortFunc(edits, func(a, b edit) int { return b.Start - a.Start })
+		for _, e := range edits {
+			src = append(src[:e.Start:e.Start], append([]byte(e.New), src[e.End:]...)...)
+		}
+		if formatted, err := format.Source(src); err == nil {
+			src = formatted
+		}
+		if err := os.WriteFile(file, src, 0o666); err != nil {
+			return 0, err
+		}
+	}
+	return applied, nil
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// vetModule copies testdata/vetmod to a temporary directory and makes it
+// the working directory, so that tests may change it.
+func vetModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-r", "testdata/vetmod/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("copying the module: %v\n%s", err, out)
+	}
+	t.Chdir(dir)
+	return dir
+}
+
+func TestVet(t *testing.T) {
+	vetModule(t)
+	var stdout, stderr bytes.Buffer
+	code := mbench([]string{"vet", "./..."}, &stdout, &stderr)
+	if code != exitRegression {
+		t.Fatalf("exit %d, want 3 (findings)\n%s%s", code, &stdout, &stderr)
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "mix_test.go:12:3: [deadresult] ") || strings.Count(out, "[deadresult]") != 1 {
+		t.Errorf("want one deadresult finding at mix_test.go:12:3, got:\n%s", out)
+	}
+
+	stdout.Reset()
+	if code := mbench([]string{"vet", "-json", "./..."}, &stdout, &stderr); code != exitRegression {
+		t.Fatalf("-json: exit %d", code)
+	}
+	var findings []finding
+	if err := json.Unmarshal(stdout.Bytes(), &findings); err != nil {
+		t.Fatalf("-json output: %v\n%s", err, &stdout)
+	}
+	if len(findings) != 1 || findings[0].Analyzer != "deadresult" || len(findings[0].Fixes) == 0 {
+		t.Errorf("-json findings %+v, want one deadresult finding with a fix", findings)
+	}
+
+	if code := mbench([]string{"vet", "-only", "nosuch", "./..."}, &stdout, &stderr); code != exitUsage {
+		t.Errorf("-only nosuch: exit %d, want 2", code)
+	}
+}
+
+func TestVetFix(t *testing.T) {
+	dir := vetModule(t)
+	var stdout, stderr bytes.Buffer
+	mbench([]string{"vet", "-fix", "./..."}, &stdout, &stderr)
+	src, err := os.ReadFile(filepath.Join(dir, "mix_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "for b.Loop() {\n\t\tMix(input)") {
+		t.Errorf("-fix did not rewrite the loop to b.Loop:\n%s", src)
+	}
+	stdout.Reset()
+	if code := mbench([]string{"vet", "./..."}, &stdout, &stderr); code != exitOK {
+		t.Errorf("after -fix: exit %d, findings:\n%s", code, &stdout)
+	}
+}
+
+// TestVetRun confirms the dead-code finding by running the benchmark as
+// written and with its fix.
+func TestVetRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs benchmarks")
+	}
+	dir := vetModule(t)
+	before, _ := os.ReadFile(filepath.Join(dir, "mix_test.go"))
+	var stdout, stderr bytes.Buffer
+	code := mbench([]string{"vet", "-run", "./..."}, &stdout, &stderr)
+	if code != exitRegression {
+		t.Fatalf("exit %d\n%s%s", code, &stdout, &stderr)
+	}
+	if !strings.Contains(stdout.String(), "confirmed by running it") {
+		t.Errorf("the finding was not confirmed:\n%s\n%s", &stdout, &stderr)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "mix_test.go"))
+	if !bytes.Equal(before, after) {
+		t.Error("-run changed the source file")
+	}
+}

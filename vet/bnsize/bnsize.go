@@ -1,0 +1,408 @@
+// Package bnsize defines an Analyzer that finds b.N used as the size of
+// the problem a benchmark solves instead of as its iteration count.
+package bnsize
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/mbench/mbench/vet/internal/benchfn"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Doc is the analyzer's documentation; its first line is the summary.
+const Doc = `report b.N used as a problem size instead of an iteration count
+
+The testing package grows b.N until a run lasts the benchmark time and
+reports the time divided by b.N as ns/op (src/testing/benchmark.go:
+launch and predictN). That quotient is the cost of one operation only if
+every iteration does the same work. When b.N sizes the input instead —
+Fib(b.N), sorting a slice of b.N elements once — the work per op changes
+with b.N, which the framework picks, so ns/op describes no fixed operation
+and two runs cannot be compared (Sestoft, "Microbenchmarks in Java and C#",
+§4.3: the problem size is a parameter of its own, separate from the
+iteration count). The same holds for the working set: a b.N-sized input
+moves from cache to memory as b.N grows.
+
+The analyzer reports, outside loops:
+  - an argument computed from b.N (b.N itself, +, -, *, /, shifts and
+    conversions of it, or a local variable defined that way) passed to a
+    function of the package under test whose parameter is not a loop count;
+  - make([]T, n), strings.Repeat or bytes.Repeat sized by b.N, whose result
+    is then passed whole to the package under test or to an in-place sort
+    (sort.Ints, slices.Sort, ...) after its last per-element use.
+
+A parameter is a loop count when the function's own code uses it in a for
+condition or a range (or passes it to such a parameter): a helper that
+loops n times receives an iteration count, not a size. The analyzer
+records this as a fact, so calls from an external test package into the
+package under test are judged the same way.
+
+Not reported: loop conditions and "for range b.N"; b.N passed to a
+parameter that is not a number (fmt-style ...any); b.SetBytes,
+b.ReportMetric(x/float64(b.N)) and other calls outside the package under
+test (wg.Add(b.N), make(chan T, b.N)); comparisons; b.N under % or &;
+calls that also receive b (drivers that loop themselves); calls inside
+loops (b.N there is usually an index or key); results that a loop later
+consumes (pre-generating one input per iteration, pre-sizing a container
+filled once per iteration); and slices made with b.N elements and indexed
+or ranged over afterwards.`
+
+// Analyzer reports b.N used as a problem size.
+var Analyzer = &analysis.Analyzer{
+	Name:      "bnsize",
+	Doc:       Doc,
+	URL:       "https://pkg.go.dev/github.com/mbench/mbench/vet/bnsize",
+	Run:       run,
+	FactTypes: []analysis.Fact{new(loopCount)},
+}
+
+const message = "b.N used as a problem size: the work per op then grows with b.N and ns/op means nothing; fix the size and loop b.N times"
+
+func run(pass *analysis.Pass) (any, error) {
+	counts := findLoopCounts(pass)
+	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
+		c := &checker{pass: pass, counts: counts, body: body}
+		c.check()
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	counts *loopCounts
+	body   *benchfn.Body
+	// sized holds the local variables defined from b.N (n := b.N * 2)
+	// and never assigned again.
+	sized map[*types.Var]bool
+	// parents maps each node of the body to its parent.
+	parents map[ast.Node]ast.Node
+}
+
+func (c *checker) check() {
+	c.parents = parentMap(c.body.Body)
+	c.sized = c.sizedVars()
+	info := c.pass.TypesInfo
+	reported := make(map[*ast.CallExpr]bool)
+	ast.Inspect(c.body.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false // other bodies; loops: b.N there counts or indexes
+		case *ast.AssignStmt, *ast.ValueSpec:
+			c.sizedSlice(n, reported)
+		case *ast.CallExpr:
+			if reported[n] {
+				return true
+			}
+			fn, ok := typeutil.Callee(info, n).(*types.Func)
+			if !ok || !c.underTestCall(n, fn) || c.inComparison(n) || c.resultConsumed(n) {
+				return true
+			}
+			for i, arg := range n.Args {
+				if !c.nSized(arg) || !c.sizeParam(fn, i, arg) || c.counts.is(fn, paramIndex(fn, i)) {
+					continue
+				}
+				c.pass.ReportRangef(arg, "%s", message)
+				break
+			}
+		}
+		return true
+	})
+}
+
+// underTestCall reports whether call calls fn of the package under test
+// directly, without handing it b.
+func (c *checker) underTestCall(call *ast.CallExpr, fn *types.Func) bool {
+	if !underTest(c.pass, fn.Pkg()) {
+		return false
+	}
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		return false // the implementation is unknown
+	}
+	if fn.Pkg().Path() == "testing" {
+		return false // the testing package's own tests: b.ReportMetric, t.Errorf
+	}
+	for _, arg := range call.Args {
+		if id, ok := ast.Unparen(arg).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == c.body.B {
+			return false
+		}
+	}
+	return true
+}
+
+// nSized reports whether e is a number computed from b.N by arithmetic
+// that keeps it proportional (+, -, *, /, shifts, conversions), or a
+// slice or string made with such a size.
+func (c *checker) nSized(e ast.Expr) bool {
+	info := c.pass.TypesInfo
+	e = ast.Unparen(e)
+	if benchfn.IsN(info, e, c.body.B) {
+		return true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		v, ok := info.Uses[e].(*types.Var)
+		return ok && c.sized[v]
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO, token.SHL, token.SHR:
+			return c.nSized(e.X) || c.nSized(e.Y)
+		}
+	case *ast.CallExpr:
+		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			return isNumber(info.TypeOf(e)) && c.nSized(e.Args[0])
+		}
+		return c.sizedMake(e) != nil
+	}
+	return false
+}
+
+// sizedMake returns the b.N-derived size argument if call is make of a
+// slice, strings.Repeat or bytes.Repeat sized by b.N.
+func (c *checker) sizedMake(call *ast.CallExpr) ast.Expr {
+	info := c.pass.TypesInfo
+	switch fn := typeutil.Callee(info, call).(type) {
+	case *types.Builtin:
+		if fn.Name() != "make" || len(call.Args) < 2 {
+			return nil
+		}
+		if _, ok := info.TypeOf(call.Args[0]).Underlying().(*types.Slice); !ok {
+			return nil
+		}
+		for _, a := range call.Args[1:] {
+			if c.nSized(a) {
+				return a
+			}
+		}
+	case *types.Func:
+		switch fn.FullName() {
+		case "strings.Repeat", "bytes.Repeat":
+			if len(call.Args) == 2 && c.nSized(call.Args[1]) {
+				return call.Args[1]
+			}
+		}
+	}
+	return nil
+}
+
+// inLoop reports whether n lies in a for or range statement of the body
+// (function literals included).
+func (c *checker) inLoop(n ast.Node) bool {
+	for p := c.parents[n]; p != nil; p = c.parents[p] {
+		switch p.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
+}
+
+// inComparison reports whether n is an operand of a comparison
+// (if Sum(b.N) != want).
+func (c *checker) inComparison(n ast.Node) bool {
+	for p := c.parents[n]; p != nil; p = c.parents[p] {
+		switch p := p.(type) {
+		case *ast.BinaryExpr:
+			switch p.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				return true
+			}
+		case ast.Stmt:
+			return false
+		}
+	}
+	return false
+}
+
+// resultConsumed reports whether call's result is stored in variables
+// that a loop later uses (inputs generated for the iterations, a
+// container pre-sized for them) or that a comparison checks (an expected
+// value).
+func (c *checker) resultConsumed(call *ast.CallExpr) bool {
+	info := c.pass.TypesInfo
+	var vars []types.Object
+	switch p := c.parents[call].(type) {
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok && id.Name != "_" {
+				vars = append(vars, info.ObjectOf(id))
+			}
+		}
+	case *ast.ValueSpec:
+		for _, id := range p.Names {
+			if id.Name != "_" {
+				vars = append(vars, info.ObjectOf(id))
+			}
+		}
+	}
+	found := false
+	ast.Inspect(c.body.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if found || !ok || id.Pos() < call.End() {
+			return !found
+		}
+		for _, v := range vars {
+			if v != nil && info.Uses[id] == v && (c.inLoop(id) || c.inComparison(id)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// sizedVars returns the local variables defined from b.N and never
+// assigned again: n := b.N * 2.
+func (c *checker) sizedVars() map[*types.Var]bool {
+	info := c.pass.TypesInfo
+	sized := make(map[*types.Var]bool)
+	c.sized = sized
+	assigned := make(map[*types.Var]int)
+	// Count every assignment, then grow the set to a fixed point: n := b.N;
+	// m := n * 2 makes both sized.
+	type def struct {
+		v   *types.Var
+		rhs ast.Expr
+	}
+	var defs []def
+	ast.Inspect(c.body.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				v, ok := info.ObjectOf(id).(*types.Var)
+				if !ok {
+					continue
+				}
+				assigned[v]++
+				if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+					defs = append(defs, def{v, n.Rhs[i]})
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				v, ok := info.Defs[id].(*types.Var)
+				if !ok {
+					continue
+				}
+				assigned[v]++
+				if len(n.Names) == len(n.Values) {
+					defs = append(defs, def{v, n.Values[i]})
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					assigned[v] += 2
+				}
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					assigned[v] += 2 // its address escapes: anything may change it
+				}
+			}
+		}
+		return true
+	})
+	for changed := true; changed; {
+		changed = false
+		for _, d := range defs {
+			if !sized[d.v] && assigned[d.v] == 1 && isNumber(d.v.Type()) && c.nSized(d.rhs) {
+				sized[d.v] = true
+				changed = true
+			}
+		}
+	}
+	return sized
+}
+
+func isNumber(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
+}
+
+func isZero(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.String() == "0"
+}
+
+// sizeParam reports whether argument i of fn, arg, binds to a parameter
+// that can take a size: a number, or a slice or string made with b.N
+// elements. b.N passed to an interface (fmt-style ...any) is a value being
+// printed, not a size.
+func (c *checker) sizeParam(fn *types.Func, i int, arg ast.Expr) bool {
+	sig := fn.Signature()
+	params := sig.Params()
+	j := paramIndex(fn, i)
+	if j >= params.Len() {
+		return false
+	}
+	t := params.At(j).Type()
+	if sig.Variadic() && j == params.Len()-1 {
+		if s, ok := t.(*types.Slice); ok {
+			t = s.Elem()
+		}
+	}
+	if isNumber(t) {
+		return true
+	}
+	if call, ok := ast.Unparen(arg).(*ast.CallExpr); ok && c.sizedMake(call) != nil {
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			return true
+		case *types.Basic:
+			return u.Info()&types.IsString != 0
+		}
+	}
+	return false
+}
+
+// paramIndex returns the index of the parameter that argument i binds to.
+func paramIndex(fn *types.Func, i int) int {
+	sig := fn.Signature()
+	if n := sig.Params().Len(); sig.Variadic() && i >= n-1 {
+		return n - 1
+	}
+	return i
+}
+
+// parentMap maps each node under root to its parent.
+func parentMap(root ast.Node) map[ast.Node]ast.Node {
+	parents := make(map[ast.Node]ast.Node)
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return parents
+}
+
+// underTest reports whether pkg is the package under test: the package
+// being analysed or, for an external test package "p_test", package p.
+func underTest(pass *analysis.Pass, pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if pkg == pass.Pkg {
+		return true
+	}
+	path, ok := strings.CutSuffix(pass.Pkg.Path(), "_test")
+	return ok && pkg.Path() == path
+}

@@ -1,0 +1,250 @@
+package a
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var sink int
+
+// Fib's cost grows exponentially with n: n is a problem size.
+func Fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return Fib(n-1) + Fib(n-2)
+}
+
+// Sum loops over its input, not over a count.
+func Sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func Parse(s string) int { return strings.Count(s, "a") }
+
+// Repeat runs an operation n times: n is a loop count.
+func Repeat(n int) { // want Repeat:`loopCount\[0\]`
+	for i := 0; i < n; i++ {
+		sink += i
+	}
+}
+
+// RepeatVia passes its count on to Repeat.
+func RepeatVia(n int) { Repeat(n) } // want RepeatVia:`loopCount\[0\]`
+
+// Fill writes every element.
+func Fill(p []byte) {
+	for i := range p {
+		p[i] = byte(i)
+	}
+}
+
+type Ring struct{ buf []int }
+
+func NewRing(size int) *Ring { return &Ring{buf: make([]int, 0, size)} }
+func (r *Ring) Push(x int)   { r.buf = append(r.buf, x) }
+func SumTo(n int) int        { return n * (n - 1) / 2 }
+func Lookup(k int) int       { return k & 7 }
+
+func run(b *testing.B, n int) { Repeat(n) } // want run:`loopCount\[1\]`
+
+type Hasher struct{ n int }
+
+func (h *Hasher) Write(p []byte) { h.n += len(p) }
+
+// Positive cases: b.N sizes the work.
+
+func BenchmarkFib(b *testing.B) {
+	sink = Fib(b.N) // want `b.N used as a problem size: the work per op then grows with b.N and ns/op means nothing; fix the size and loop b.N times`
+}
+
+func BenchmarkFibHalf(b *testing.B) {
+	sink = Fib(b.N / 2) // want `b.N used as a problem size`
+}
+
+func BenchmarkVariable(b *testing.B) {
+	n := b.N * 10
+	m := n + 1
+	sink = Fib(m) // want `b.N used as a problem size`
+}
+
+func BenchmarkConversion(b *testing.B) {
+	sink = Fib(int(int64(b.N) << 1)) // want `b.N used as a problem size`
+}
+
+func BenchmarkMakeSort(b *testing.B) {
+	data := make([]int, b.N) // want `b.N used as a problem size`
+	for i := range data {
+		data[i] = b.N - i
+	}
+	b.ResetTimer()
+	sort.Ints(data)
+}
+
+func BenchmarkMakeSlicesSort(b *testing.B) {
+	var xs = make([]float64, 0, b.N) // want `b.N used as a problem size`
+	for i := 0; i < b.N; i++ {
+		xs = append(xs, float64(-i))
+	}
+	slices.Sort(xs)
+}
+
+func BenchmarkMakeSum(b *testing.B) {
+	data := make([]int, b.N) // want `b.N used as a problem size`
+	for i := range data {
+		data[i] = i
+	}
+	b.ResetTimer()
+	sink = Sum(data[:])
+}
+
+func BenchmarkRepeatString(b *testing.B) {
+	s := strings.Repeat("a", b.N) // want `b.N used as a problem size`
+	b.ResetTimer()
+	sink = Parse(s)
+}
+
+func BenchmarkMakeArgument(b *testing.B) {
+	sink = Sum(make([]int, b.N)) // want `b.N used as a problem size`
+}
+
+func BenchmarkMethod(b *testing.B) {
+	var h Hasher
+	h.Write(make([]byte, b.N)) // want `b.N used as a problem size`
+	sink = h.n
+}
+
+func BenchmarkSub(b *testing.B) {
+	b.Run("fib", func(b *testing.B) {
+		sink = Fib(b.N) // want `b.N used as a problem size`
+	})
+}
+
+// Negative cases: b.N counts iterations.
+
+func BenchmarkLoopCondition(b *testing.B) {
+	n := b.N
+	for i := 0; i < n; i++ {
+		sink += Fib(10)
+	}
+}
+
+func BenchmarkRangeN(b *testing.B) {
+	for range b.N {
+		sink += Fib(10)
+	}
+}
+
+func BenchmarkMetrics(b *testing.B) {
+	b.SetBytes(1024)
+	for i := 0; i < b.N; i++ {
+		sink += Fib(10)
+	}
+	b.ReportMetric(float64(sink)/float64(b.N), "calls/op")
+}
+
+func BenchmarkPregenerate(b *testing.B) {
+	inputs := make([]int, b.N)
+	for i := range inputs {
+		inputs[i] = i * 7 % 20
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sink += Fib(inputs[i])
+	}
+}
+
+func BenchmarkFillThenRange(b *testing.B) {
+	data := make([]byte, b.N)
+	Fill(data)
+	b.ResetTimer()
+	for _, c := range data {
+		sink += int(c)
+	}
+}
+
+func BenchmarkComparison(b *testing.B) {
+	if b.N > 1000 {
+		sink++
+	}
+	want := SumTo(b.N)
+	got := 0
+	for i := 0; i < b.N; i++ {
+		got += i
+	}
+	if got != want {
+		b.Fatal("wrong sum")
+	}
+}
+
+func BenchmarkLoopCount(b *testing.B) {
+	Repeat(b.N)
+	RepeatVia(b.N * 2)
+}
+
+func BenchmarkDriver(b *testing.B) {
+	run(b, b.N)
+}
+
+func BenchmarkPresized(b *testing.B) {
+	r := NewRing(b.N)
+	for i := 0; i < b.N; i++ {
+		r.Push(i)
+	}
+}
+
+func BenchmarkMasked(b *testing.B) {
+	sink = Fib(b.N % 20)
+	sink = Fib(b.N & 15)
+}
+
+func BenchmarkStandardLibrary(b *testing.B) {
+	var wg sync.WaitGroup
+	wg.Add(b.N)
+	done := make(chan int, b.N)
+	for i := 0; i < b.N; i++ {
+		go func() { done <- i; wg.Done() }()
+	}
+	wg.Wait()
+}
+
+func BenchmarkInLoop(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink += Lookup(b.N - i)
+	}
+}
+
+func BenchmarkBLoop(b *testing.B) {
+	for b.Loop() {
+		sink += Fib(20)
+	}
+	b.ReportMetric(float64(sink)/float64(b.N), "calls/op")
+}
+
+func BenchmarkFuncValue(b *testing.B) {
+	f := Fib
+	sink = f(b.N)
+}
+
+func BenchmarkReassigned(b *testing.B) {
+	n := b.N
+	n = 20
+	sink = Fib(n)
+}
+
+// Logf prints its arguments: b.N there is a value, not a size.
+func Logf(format string, args ...any) {}
+
+func BenchmarkPrinted(b *testing.B) {
+	Logf("n=%d", b.N)
+	for i := 0; i < b.N; i++ {
+		sink += i
+	}
+}

@@ -1,0 +1,321 @@
+package driftstate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// sortFuncs sort their first argument in place.
+var sortFuncs = map[string]bool{
+	"sort.Ints": true, "sort.Strings": true, "sort.Float64s": true,
+	"sort.Sort": true, "sort.Stable": true, "sort.Slice": true, "sort.SliceStable": true,
+	"slices.Sort": true, "slices.SortFunc": true, "slices.SortStableFunc": true,
+}
+
+// isSort reports whether call sorts its first argument in place: a
+// function of sortFuncs, or a function of the package under test whose
+// name contains "sort" (any case), whose first parameter is a slice and
+// which returns nothing, so that it can only work in place (BubbleSort(xs)).
+func (c *checker) isSort(call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	if sortFuncs[fn.FullName()] {
+		return true
+	}
+	sig := fn.Signature()
+	return underTest(c.pass, fn.Pkg()) && sig.Recv() == nil && sig.Results().Len() == 0 &&
+		sig.Params().Len() > 0 && isSlice(sig.Params().At(0).Type()) &&
+		strings.Contains(strings.ToLower(fn.Name()), "sort")
+}
+
+// sortedIdent returns the variable a sort call sorts: xs in sort.Ints(xs),
+// sort.Sort(sort.IntSlice(xs)), sort.Sort(sort.Reverse(byName(xs))).
+func sortedIdent(info *types.Info, e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.CallExpr:
+			if len(x.Args) != 1 {
+				return nil
+			}
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+				e = x.Args[0] // a conversion: sort.IntSlice(xs)
+				continue
+			}
+			if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && fn.FullName() == "sort.Reverse" {
+				e = x.Args[0]
+				continue
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
+// onlySortedIn reports whether the loop body mentions v only in sort
+// calls, in len and cap, and in element reads: nothing refills it.
+func (c *checker) onlySortedIn(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	allowed := make(map[*ast.Ident]bool)
+	ok := true
+	var stack []ast.Node
+	ast.Inspect(c.loop.Body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if call, isCall := n.(*ast.CallExpr); isCall {
+			if c.isSort(call) {
+				if id := sortedIdent(info, call.Args[0]); id != nil {
+					allowed[id] = true
+				}
+			}
+			if readOnly(info, call) {
+				for _, arg := range call.Args {
+					if id, isID := ast.Unparen(arg).(*ast.Ident); isID {
+						allowed[id] = true
+					}
+				}
+			}
+		}
+		id, isID := n.(*ast.Ident)
+		if !isID || info.Uses[id] != v || allowed[id] {
+			return true
+		}
+		if !elementRead(stack) {
+			ok = false
+		}
+		return true
+	})
+	return ok
+}
+
+// readOnlyFuncs read a slice without changing it: checks that the sort
+// worked, searches.
+var readOnlyFuncs = map[string]bool{
+	"sort.IntsAreSorted": true, "sort.StringsAreSorted": true, "sort.Float64sAreSorted": true,
+	"sort.IsSorted": true, "sort.SliceIsSorted": true, "sort.SearchInts": true,
+	"sort.SearchStrings": true, "sort.SearchFloat64s": true,
+	"slices.IsSorted": true, "slices.IsSortedFunc": true, "slices.BinarySearch": true,
+	"slices.BinarySearchFunc": true, "slices.Contains": true, "slices.Index": true,
+	"slices.Equal": true, "slices.Max": true, "slices.Min": true,
+}
+
+// readOnly reports whether call is len, cap or a function of
+// readOnlyFuncs.
+func readOnly(info *types.Info, call *ast.CallExpr) bool {
+	switch fn := typeutil.Callee(info, call).(type) {
+	case *types.Builtin:
+		return fn.Name() == "len" || fn.Name() == "cap"
+	case *types.Func:
+		return readOnlyFuncs[fn.FullName()]
+	}
+	return false
+}
+
+// elementRead reports whether the identifier on top of stack is indexed
+// for reading: x := xs[0], but not xs[i] = x, xs[i]++ or &xs[i].
+func elementRead(stack []ast.Node) bool {
+	n := len(stack)
+	if n < 3 {
+		return false
+	}
+	ix, ok := stack[n-2].(*ast.IndexExpr)
+	if !ok || ix.X != stack[n-1] {
+		return false
+	}
+	switch p := stack[n-3].(type) {
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == ix {
+				return false
+			}
+		}
+	case *ast.IncDecStmt:
+		return false
+	case *ast.UnaryExpr:
+		return p.Op != token.AND
+	case *ast.SelectorExpr, *ast.CallExpr:
+		return false // a method or function may change the element
+	}
+	return true
+}
+
+// sortedBefore reports whether the body put v in sorted order before the
+// loop: it sorted v, filled it with xs[i] = i, or v starts as a sorted
+// constant literal. Sorting sorted data is then the benchmark's intent.
+func (c *checker) sortedBefore(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	found := false
+	check := func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if c.isSort(n) {
+				if id := sortedIdent(info, n.Args[0]); id != nil && info.Uses[id] == v {
+					found = true
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				break
+			}
+			for i, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v && sortedLiteral(info, n.Rhs[i]) {
+					found = true
+				}
+				if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && identity(info, v, ix, n.Rhs[i]) {
+					found = true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if info.Defs[id] == v && i < len(n.Values) && sortedLiteral(info, n.Values[i]) {
+					found = true
+				}
+			}
+		}
+		return !found
+	}
+	ast.Inspect(c.body.Body, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= c.loop.Stmt.Pos() {
+			return false
+		}
+		return check(n)
+	})
+	if !found {
+		found = c.madeBySorter(v)
+	}
+	if !found && v.Parent() == v.Pkg().Scope() {
+		for _, f := range c.pass.Files {
+			for _, d := range f.Decls {
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+					ast.Inspect(gd, check)
+				}
+			}
+		}
+	}
+	return found
+}
+
+// madeBySorter reports whether v is assigned the result of a function of
+// this package whose body sorts something, as makeSortedStrings in package
+// sort's benchmarks does: the data then arrives sorted.
+func (c *checker) madeBySorter(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	found := false
+	sorter := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(info, call).(*types.Func)
+		if !ok || fn.Pkg() != c.pass.Pkg {
+			return false
+		}
+		for _, f := range c.pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil || info.Defs[fd.Name] != fn {
+					continue
+				}
+				sorts := false
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					if call, ok := n.(*ast.CallExpr); ok && c.isSort(call) {
+						sorts = true
+					}
+					return !sorts
+				})
+				return sorts
+			}
+		}
+		return false
+	}
+	visit := func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if id := identOf(l); id != nil && info.ObjectOf(id) == v && sorter(n.Rhs[i]) {
+						found = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if info.Defs[id] == v && i < len(n.Values) && sorter(n.Values[i]) {
+					found = true
+				}
+			}
+		}
+		return !found
+	}
+	ast.Inspect(c.body.Body, visit)
+	if !found && v.Parent() == v.Pkg().Scope() {
+		for _, f := range c.pass.Files {
+			for _, d := range f.Decls {
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+					ast.Inspect(gd, visit)
+				}
+			}
+		}
+	}
+	return found
+}
+
+// identity reports whether ix = rhs is v[i] = i (possibly converted): an
+// ascending fill.
+func identity(info *types.Info, v *types.Var, ix *ast.IndexExpr, rhs ast.Expr) bool {
+	xid, ok := ast.Unparen(ix.X).(*ast.Ident)
+	if !ok || info.Uses[xid] != v {
+		return false
+	}
+	iid, ok := ast.Unparen(ix.Index).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	rhs = ast.Unparen(rhs)
+	if call, ok := rhs.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+			rhs = ast.Unparen(call.Args[0])
+		}
+	}
+	rid, ok := rhs.(*ast.Ident)
+	return ok && info.Uses[rid] != nil && info.Uses[rid] == info.Uses[iid]
+}
+
+// sortedLiteral reports whether e is a composite literal of constants in
+// non-decreasing order.
+func sortedLiteral(info *types.Info, e ast.Expr) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	var prev constant.Value
+	for _, el := range lit.Elts {
+		tv, ok := info.Types[el]
+		if !ok || tv.Value == nil {
+			return false
+		}
+		if prev != nil && constant.Compare(tv.Value, token.LSS, prev) {
+			return false
+		}
+		prev = tv.Value
+	}
+	return true
+}

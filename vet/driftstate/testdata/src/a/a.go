@@ -1,0 +1,343 @@
+package a
+
+import (
+	"math/rand"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+)
+
+var sink int
+
+func random(n int) []int {
+	r := rand.New(rand.NewSource(1))
+	xs := make([]int, n)
+	for i := range xs {
+		xs[i] = r.Intn(1000)
+	}
+	return xs
+}
+
+type byValue []int
+
+func (s byValue) Len() int           { return len(s) }
+func (s byValue) Less(i, j int) bool { return s[i] < s[j] }
+func (s byValue) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+
+var global = random(1000)
+
+// BubbleSort sorts xs in place.
+func BubbleSort(xs []int) {
+	for i := range xs {
+		for j := 1; j < len(xs)-i; j++ {
+			if xs[j] < xs[j-1] {
+				xs[j], xs[j-1] = xs[j-1], xs[j]
+			}
+		}
+	}
+}
+
+// SortedCopy returns a sorted copy of xs, which it leaves alone.
+func SortedCopy(xs []int) []int {
+	ys := slices.Clone(xs)
+	slices.Sort(ys)
+	return ys
+}
+
+// Positive cases.
+
+func BenchmarkSortInts(b *testing.B) {
+	xs := random(1000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sort.Ints(xs) // want `xs is sorted in place in every iteration: after the first, the benchmark sorts sorted data; copy it first \(copy\(work, xs\)\) inside the loop`
+	}
+}
+
+func BenchmarkSlicesSortLoop(b *testing.B) {
+	xs := random(1000)
+	for b.Loop() {
+		slices.Sort(xs) // want `xs is sorted in place in every iteration`
+		sink += xs[0]
+	}
+}
+
+func BenchmarkSortSlice(b *testing.B) {
+	people := random(100)
+	for range b.N {
+		sort.Slice(people, func(i, j int) bool { return people[i] < people[j] }) // want `people is sorted in place`
+	}
+}
+
+func BenchmarkSortSort(b *testing.B) {
+	xs := random(100)
+	for i := 0; i < b.N; i++ {
+		sort.Sort(sort.Reverse(byValue(xs))) // want `xs is sorted in place`
+	}
+}
+
+func BenchmarkSortGlobal(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sort.Ints(global) // want `global is sorted in place`
+		if !sort.IntsAreSorted(global) {
+			b.Fatal("not sorted")
+		}
+	}
+}
+
+func BenchmarkSubSort(b *testing.B) {
+	xs := random(100)
+	b.Run("sub", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			slices.SortFunc(xs, func(a, b int) int { return a - b }) // want `xs is sorted in place`
+		}
+	})
+}
+
+func BenchmarkBubbleSort(b *testing.B) {
+	xs := random(100)
+	for i := 0; i < b.N; i++ {
+		BubbleSort(xs) // want `xs is sorted in place`
+	}
+}
+
+func BenchmarkAppendGrowth(b *testing.B) {
+	var out []int
+	for i := 0; i < b.N; i++ {
+		out = append(out, i*i) // want `out grows in every iteration and is never reset: later iterations append to a bigger slice on a bigger heap; reset it \(out = out\[:0\]\) inside the loop`
+	}
+	sink = len(out)
+}
+
+func BenchmarkAppendLoop(b *testing.B) {
+	var out []string
+	for b.Loop() {
+		out = append(out, "x") // want `out grows in every iteration`
+	}
+}
+
+func BenchmarkMapGrowth(b *testing.B) {
+	m := make(map[string]int)
+	for i := 0; i < b.N; i++ {
+		m[strconv.Itoa(i)] = i // want `m gains a key in every iteration and is never cleared: later iterations insert into a bigger map; delete the key or clear\(m\) inside the loop`
+	}
+}
+
+func BenchmarkMapIncrement(b *testing.B) {
+	m := map[int]int{}
+	for i := range b.N {
+		m[i*2]++ // want `m gains a key in every iteration`
+	}
+}
+
+// Negative cases.
+
+func BenchmarkCopyThenSort(b *testing.B) {
+	xs := random(1000)
+	work := make([]int, len(xs))
+	for i := 0; i < b.N; i++ {
+		copy(work, xs)
+		sort.Ints(work)
+	}
+}
+
+func BenchmarkStopTimerRefill(b *testing.B) {
+	var xs []int
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		xs = random(1000)
+		b.StartTimer()
+		sort.Ints(xs)
+	}
+}
+
+func BenchmarkShuffle(b *testing.B) {
+	xs := random(1000)
+	for i := 0; i < b.N; i++ {
+		rand.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+		sort.Ints(xs)
+	}
+}
+
+func BenchmarkSortInner(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		xs := random(100)
+		sort.Ints(xs)
+	}
+}
+
+func BenchmarkSortedOnPurpose(b *testing.B) {
+	xs := random(1000)
+	sort.Ints(xs)
+	for i := 0; i < b.N; i++ {
+		sort.Ints(xs)
+	}
+}
+
+func BenchmarkAscendingFill(b *testing.B) {
+	xs := make([]int, 1000)
+	for i := range xs {
+		xs[i] = i
+	}
+	for i := 0; i < b.N; i++ {
+		sort.Ints(xs)
+	}
+}
+
+func BenchmarkSortedLiteral(b *testing.B) {
+	xs := []int{1, 2, 3, 5, 8}
+	for i := 0; i < b.N; i++ {
+		sort.Ints(xs)
+	}
+}
+
+func BenchmarkSortedCopy(b *testing.B) {
+	xs := random(100)
+	for i := 0; i < b.N; i++ {
+		sink += SortedCopy(xs)[0]
+	}
+}
+
+func BenchmarkSortCall(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sort.Ints(random(100))
+	}
+}
+
+func BenchmarkAppendReset(b *testing.B) {
+	var out []int
+	for i := 0; i < b.N; i++ {
+		out = out[:0]
+		for j := 0; j < 10; j++ {
+			out = append(out, j)
+		}
+	}
+}
+
+func BenchmarkAppendResetOnOverflow(b *testing.B) {
+	var out []int
+	for i := 0; i < b.N; i++ {
+		out = append(out, i)
+		if len(out) > 1000 {
+			out = nil
+		}
+	}
+}
+
+func BenchmarkAppendPresized(b *testing.B) {
+	out := make([]int, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		out = append(out, i)
+	}
+}
+
+func BenchmarkAppendInner(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		var out []int
+		out = append(out, i)
+		sink += len(out)
+	}
+}
+
+func BenchmarkMapDelete(b *testing.B) {
+	m := make(map[int]int)
+	for i := 0; i < b.N; i++ {
+		m[i] = i
+		delete(m, i)
+	}
+}
+
+func BenchmarkMapClear(b *testing.B) {
+	m := make(map[int]int)
+	for i := 0; i < b.N; i++ {
+		m[i] = i
+		if len(m) > 100 {
+			clear(m)
+		}
+	}
+}
+
+func BenchmarkMapCycling(b *testing.B) {
+	m := make(map[int]int)
+	for i := 0; i < b.N; i++ {
+		m[i%100] = i
+		m[i&0xff]++
+	}
+}
+
+func BenchmarkMapConstantKey(b *testing.B) {
+	m := make(map[string]int)
+	for i := 0; i < b.N; i++ {
+		m["k"] = i
+	}
+}
+
+func BenchmarkMapBLoop(b *testing.B) {
+	m := make(map[int]int)
+	k := 0
+	for b.Loop() {
+		m[k&7] = k
+		k++
+	}
+}
+
+func BenchmarkMapPresized(b *testing.B) {
+	m := make(map[int]int, b.N)
+	for i := 0; i < b.N; i++ {
+		m[i] = i
+	}
+}
+
+func BenchmarkClosure(b *testing.B) {
+	var out []int
+	for i := 0; i < b.N; i++ {
+		func() { out = append(out, i) }()
+	}
+}
+
+// makeSorted returns n values in order.
+func makeSorted(n int) []int {
+	xs := random(n)
+	sort.Ints(xs)
+	return xs
+}
+
+func BenchmarkMadeSorted(b *testing.B) {
+	xs := makeSorted(1000)
+	for i := 0; i < b.N; i++ {
+		sort.Ints(xs)
+	}
+}
+
+func BenchmarkRecordPauses(b *testing.B) {
+	var pauses []uint64
+	var ms runtime.MemStats
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		pauses = append(pauses, ms.PauseNs[(ms.NumGC+255)%256])
+	}
+}
+
+func BenchmarkRecordLatency(b *testing.B) {
+	var lat []time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		sink += i
+		lat = append(lat, time.Since(start))
+	}
+}
+
+func BenchmarkAppendAfterBatch(b *testing.B) {
+	var out []int
+	for i := 0; i < b.N; i++ {
+		s := 0
+		for j := 0; j < 1000; j++ {
+			s += j
+		}
+		out = append(out, s)
+	}
+}

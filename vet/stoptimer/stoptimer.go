@@ -1,0 +1,242 @@
+// Package stoptimer defines an Analyzer that finds b.StopTimer and
+// b.StartTimer called on every iteration of a benchmark loop.
+package stoptimer
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/mbench/mbench/vet/internal/benchfn"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Doc is the analyzer's documentation; its first line is the summary.
+const Doc = `report b.StopTimer and b.StartTimer called on every loop iteration
+
+Pausing the timer around per-iteration preparation looks free but is not.
+In src/testing/benchmark.go, B.StopTimer reads the clock and then calls
+runtime.ReadMemStats, and B.StartTimer calls runtime.ReadMemStats and then
+reads the clock; ReadMemStats stops the world and flushes every P's
+allocation cache (runtime/mstats.go: stopTheWorld, readmemstats_m). The
+clock reads and the return paths fall inside the timed interval, at the
+resolution of the clock, and the flushed caches slow the operation's next
+allocations, so for short operations the timer calls dominate what is
+measured (Sestoft, "Microbenchmarks in Java and C#": §3.1 on timer
+resolution, and §5: with the timer suspended around setup, "the
+benchmark will mostly measure the amount of time it takes to suspend and
+resume the timer" unless an operation takes at least about 100 ns).
+Untimed, the stop-the-world work still runs b.N times: golang/go#27217
+("testing: tiny benchmarks with StopTimer run forever") and golang/go#20875
+(almost half of package sort's benchmark time in ReadMemStats) show the
+cost.
+
+The analyzer reports the first b.StopTimer() of a timed loop (classic b.N
+or b.Loop) whose body calls both b.StopTimer() and b.StartTimer() as
+unconditional statements of the loop body, when the timed statements are
+provably short: the overhead matters only for short operations, so the
+analyzer requires every call they make to be short, transitively: a
+function with no loop, no goroutine or channel operation, no recursion,
+no call through an interface or function value, and no builtin that
+copies or clears data (copy, clear, append(x, y...), make of a variable
+size). Whether a function is short is recorded as a fact, so functions of
+imported packages are judged from their code too.
+
+Not reported: timer calls under a condition (if i%batch == 0 { ... }),
+which amortise the cost over a batch; loops whose timed part contains a
+loop of its own (the recommended fix: prepare a batch of inputs untimed,
+then time a loop over the batch) or calls anything not provably short
+(sorting, graph algorithms, runtime.GC, I/O, interface methods); timed
+parts that call a function with an error result or pass a slice, array
+or map to a call (the operation consumes a data set); untimed parts that
+loop, copy or call a function with an error result (they rebuild a data
+set, or parse or read one, for an operation that is rarely short); a lone
+b.StartTimer in the loop, which is a no-op while the timer runs; timer
+calls in function literals; and timer calls outside the timed loop.`
+
+// Analyzer reports b.StopTimer/b.StartTimer pairs inside a timed loop.
+var Analyzer = &analysis.Analyzer{
+	Name:      "stoptimer",
+	Doc:       Doc,
+	URL:       "https://pkg.go.dev/github.com/mbench/mbench/vet/stoptimer",
+	Run:       run,
+	FactTypes: []analysis.Fact{new(isShort)},
+}
+
+const message = "b.StopTimer/b.StartTimer inside the loop cost more than short operations: prepare inputs before the loop, or in batches"
+
+func run(pass *analysis.Pass) (any, error) {
+	short := findShort(pass)
+	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
+		for _, l := range body.Loops {
+			if stop := check(pass.TypesInfo, short, body.B, l.Body); stop != nil {
+				pass.ReportRangef(stop, "%s", message)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// check returns the first unconditional b.StopTimer() call of loop if the
+// loop body also calls b.StartTimer() unconditionally and its timed part
+// does not loop over a batch; otherwise nil.
+func check(info *types.Info, short *shortFuncs, b *types.Var, loop *ast.BlockStmt) *ast.CallExpr {
+	// timer[i] is "StopTimer" or "StartTimer" if statement i is such a
+	// call, "" otherwise.
+	timer := make([]string, len(loop.List))
+	var stop *ast.CallExpr
+	started := false
+	for i, s := range loop.List {
+		es, ok := s.(*ast.ExprStmt)
+		if !ok {
+			continue
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		switch {
+		case benchfn.IsMethodOf(info, call, b, "StopTimer"):
+			timer[i] = "StopTimer"
+			if stop == nil {
+				stop = call
+			}
+		case benchfn.IsMethodOf(info, call, b, "StartTimer"):
+			timer[i] = "StartTimer"
+			started = true
+		}
+	}
+	if stop == nil || !started {
+		return nil
+	}
+	// In the steady state an iteration starts in the state the previous
+	// one ended in: that of the last timer call.
+	on := true
+	for _, t := range timer {
+		switch t {
+		case "StopTimer":
+			on = false
+		case "StartTimer":
+			on = true
+		}
+	}
+	for i, s := range loop.List {
+		switch timer[i] {
+		case "StopTimer":
+			on = false
+			continue
+		case "StartTimer":
+			on = true
+			continue
+		}
+		if on && (!short.shortCode(s) || callsErrorFunc(info, s) || passesData(info, s)) {
+			return nil // the timed part is a batch, or may be long
+		}
+		if !on && (containsLoop(s) || callsCopy(info, s) || callsErrorFunc(info, s)) {
+			return nil // the operation consumes a rebuilt data set
+		}
+	}
+	return stop
+}
+
+// callsErrorFunc reports whether s calls a function with an error result,
+// outside function literals.
+func callsErrorFunc(info *types.Info, s ast.Stmt) bool {
+	errType := types.Universe.Lookup("error").Type()
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[n.Fun]; ok && tv.IsType() {
+				break // a conversion
+			}
+			sig, ok := typeOf(info, n.Fun).(*types.Signature)
+			if !ok {
+				break
+			}
+			for r := range sig.Results().Variables() {
+				if types.Identical(r.Type(), errType) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// passesData reports whether s passes a slice, array or map to a call or
+// calls a method on one, outside function literals. Builtins (len, cap,
+// append) and conversions do not count.
+func passesData(info *types.Info, s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if _, ok := typeutil.Callee(info, n).(*types.Builtin); ok {
+				break
+			}
+			if tv, ok := info.Types[n.Fun]; ok && tv.IsType() {
+				break
+			}
+			args := n.Args
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+				args = append([]ast.Expr{sel.X}, args...)
+			}
+			for _, a := range args {
+				switch typeOf(info, a).(type) {
+				case *types.Slice, *types.Array, *types.Map:
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// callsCopy reports whether s calls the builtin copy, outside function
+// literals.
+func callsCopy(info *types.Info, s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if b, ok := typeutil.Callee(info, n).(*types.Builtin); ok && b.Name() == "copy" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// typeOf returns the underlying type of e, or nil.
+func typeOf(info *types.Info, e ast.Expr) types.Type {
+	if t := info.TypeOf(e); t != nil {
+		return t.Underlying()
+	}
+	return nil
+}
+
+// containsLoop reports whether s is or contains a for or range statement,
+// outside function literals.
+func containsLoop(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}

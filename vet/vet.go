@@ -1,0 +1,38 @@
+// Package vet lists mbench's analyzers of benchmark code. Each lives in a
+// package of its own under vet/ and finds one mistake that makes benchmark
+// results lie (papers 002 §3 and 004 §2):
+//
+//   - deadresult: a result nobody uses, in a b.N loop (dead-code elimination);
+//   - constfold: a call whose arguments are all constants (constant folding,
+//     which b.Loop does not prevent);
+//   - timedsetup: setup before a b.N loop that the timer measures;
+//   - stoptimer: b.StopTimer/b.StartTimer inside the loop;
+//   - bnsize: b.N used as a problem size;
+//   - driftstate: state the loop mutates so that later iterations measure
+//     something else (sorting sorted data, unbounded growth).
+//
+// The analyzers are golang.org/x/tools/go/analysis analyzers: `mbench vet`
+// runs them, `go vet -vettool=$(which mbench-vet)` runs them inside go vet,
+// and any analysis driver (gopls, golangci-lint's plugin system) can load
+// them from Analyzers.
+package vet
+
+import (
+	"github.com/mbench/mbench/vet/bnsize"
+	"github.com/mbench/mbench/vet/constfold"
+	"github.com/mbench/mbench/vet/deadresult"
+	"github.com/mbench/mbench/vet/driftstate"
+	"github.com/mbench/mbench/vet/stoptimer"
+	"github.com/mbench/mbench/vet/timedsetup"
+	"golang.org/x/tools/go/analysis"
+)
+
+// Analyzers are all of mbench's benchmark analyzers.
+var Analyzers = []*analysis.Analyzer{
+	deadresult.Analyzer,
+	constfold.Analyzer,
+	timedsetup.Analyzer,
+	stoptimer.Analyzer,
+	bnsize.Analyzer,
+	driftstate.Analyzer,
+}
