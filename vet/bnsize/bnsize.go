@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/analysis"
@@ -116,7 +115,7 @@ func (c *checker) check() {
 // underTestCall reports whether call calls fn of the package under test
 // directly, without handing it b.
 func (c *checker) underTestCall(call *ast.CallExpr, fn *types.Func) bool {
-	if !underTest(c.pass, fn.Pkg()) {
+	if !benchfn.UnderTest(c.pass, fn.Pkg()) {
 		return false
 	}
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
@@ -392,17 +391,4 @@ func parentMap(root ast.Node) map[ast.Node]ast.Node {
 		return true
 	})
 	return parents
-}
-
-// underTest reports whether pkg is the package under test: the package
-// being analysed or, for an external test package "p_test", package p.
-func underTest(pass *analysis.Pass, pkg *types.Package) bool {
-	if pkg == nil {
-		return false
-	}
-	if pkg == pass.Pkg {
-		return true
-	}
-	path, ok := strings.CutSuffix(pass.Pkg.Path(), "_test")
-	return ok && pkg.Path() == path
 }

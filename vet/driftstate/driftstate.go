@@ -6,7 +6,6 @@ package driftstate
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/analysis"
@@ -59,19 +58,6 @@ var Analyzer = &analysis.Analyzer{
 	Doc:  Doc,
 	URL:  "https://pkg.go.dev/github.com/mbench/mbench/vet/driftstate",
 	Run:  run,
-}
-
-// underTest reports whether pkg is the package under test: the package
-// being analysed or, for an external test package "p_test", package p.
-func underTest(pass *analysis.Pass, pkg *types.Package) bool {
-	if pkg == nil {
-		return false
-	}
-	if pkg == pass.Pkg {
-		return true
-	}
-	path, ok := strings.CutSuffix(pass.Pkg.Path(), "_test")
-	return ok && pkg.Path() == path
 }
 
 func run(pass *analysis.Pass) (any, error) {

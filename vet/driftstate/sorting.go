@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -30,7 +31,7 @@ func (c *checker) isSort(call *ast.CallExpr) bool {
 		return true
 	}
 	sig := fn.Signature()
-	return underTest(c.pass, fn.Pkg()) && sig.Recv() == nil && sig.Results().Len() == 0 &&
+	return benchfn.UnderTest(c.pass, fn.Pkg()) && sig.Recv() == nil && sig.Results().Len() == 0 &&
 		sig.Params().Len() > 0 && isSlice(sig.Params().At(0).Type()) &&
 		strings.Contains(strings.ToLower(fn.Name()), "sort")
 }

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -53,7 +54,7 @@ func (c *checker) expensiveCall(call *ast.CallExpr) bool {
 		}
 		// Only functions: a method with an integer argument is as often a
 		// lookup (s.Get(k)) as a size.
-		if fn.Signature().Recv() == nil && underTest(c.pass, fn.Pkg()) && c.sizeArg(call, fn) {
+		if fn.Signature().Recv() == nil && benchfn.UnderTest(c.pass, fn.Pkg()) && c.sizeArg(call, fn) {
 			return true
 		}
 	}
@@ -181,7 +182,7 @@ func (c *checker) tripWeight(body *ast.BlockStmt) int64 {
 				switch {
 				case isIO(fn):
 					w = max(w, weightIO)
-				case underTest(c.pass, fn.Pkg()) || isBufferWrite(fn):
+				case benchfn.UnderTest(c.pass, fn.Pkg()) || isBufferWrite(fn):
 					w = max(w, weightCall)
 				case isRand(fn):
 					w = max(w, weightStore)

@@ -256,7 +256,7 @@ func (c *checker) handsOffB(body *benchfn.Body, from, to token.Pos) bool {
 				}
 				continue
 			}
-			if underTest(c.pass, fn.Pkg()) {
+			if benchfn.UnderTest(c.pass, fn.Pkg()) {
 				found = true
 			}
 		}
@@ -434,19 +434,6 @@ func funcDecls(pass *analysis.Pass) map[*types.Func]*ast.FuncDecl {
 		}
 	}
 	return m
-}
-
-// underTest reports whether pkg is the package under test: the package
-// being analysed or, for an external test package "p_test", package p.
-func underTest(pass *analysis.Pass, pkg *types.Package) bool {
-	if pkg == nil {
-		return false
-	}
-	if pkg == pass.Pkg {
-		return true
-	}
-	path, ok := strings.CutSuffix(pass.Pkg.Path(), "_test")
-	return ok && pkg.Path() == path
 }
 
 // intConst returns the value of e if it is an integer constant.

@@ -9,7 +9,9 @@ package benchfn
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -180,4 +182,17 @@ func ReadsN(info *types.Info, e ast.Node, b *types.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// UnderTest reports whether pkg is the package under test: the package
+// being analysed or, for an external test package "p_test", package p.
+func UnderTest(pass *analysis.Pass, pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if pkg == pass.Pkg {
+		return true
+	}
+	path, ok := strings.CutSuffix(pass.Pkg.Path(), "_test")
+	return ok && pkg.Path() == path
 }
