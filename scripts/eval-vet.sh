@@ -58,8 +58,28 @@ modules=(
   github.com/vmihailenco/msgpack/v5@v5.4.1
   github.com/zeebo/xxh3@v1.1.0
   github.com/pierrec/lz4/v4@v4.1.33
-  github.com/yuin/goldmark@v1.8.7
   golang.org/x/text@v0.43.0
+  github.com/Workiva/go-datastructures@v1.1.7
+  github.com/rs/zerolog@v1.35.1
+  github.com/rs/xid@v1.6.0
+  github.com/oklog/ulid/v2@v2.1.2
+  github.com/allegro/bigcache/v3@v3.1.0
+  github.com/coocood/freecache@v1.2.7
+  github.com/VictoriaMetrics/fastcache@v1.13.0
+  github.com/montanaflynn/stats@v0.14.0
+  github.com/spaolacci/murmur3@v1.1.0
+  github.com/julienschmidt/httprouter@v1.3.0
+  github.com/go-chi/chi/v5@v5.5.0
+  github.com/gin-gonic/gin@v1.12.0
+  github.com/Masterminds/semver/v3@v3.5.0
+  github.com/puzpuzpuz/xsync/v3@v3.5.1
+  github.com/dolthub/swiss@v0.2.1
+  github.com/huandu/skiplist@v1.2.1
+  github.com/gammazero/deque@v1.2.3
+  github.com/google/go-cmp@v0.7.0
+  github.com/tidwall/buntdb@v1.3.0
+  go.etcd.io/bbolt@v1.5.0
+  github.com/influxdata/tdigest@v0.0.1
   gonum.org/v1/gonum@v0.17.0
 )
 analyzers=(deadresult constfold timedsetup stoptimer bnsize driftstate)
@@ -78,6 +98,8 @@ fetch() {
     mkdir -p "$scratch/src"
     cp -r "$dir" "$dst"
     chmod -R u+w "$dst"
+    # A module from before go.mod (spaolacci/murmur3) gets one.
+    [ -f "$dst/go.mod" ] || (cd "$dst" && go mod init "$module" >/dev/null 2>&1)
     (cd "$dst" && go mod download >/dev/null 2>&1 && go mod tidy >/dev/null 2>&1) || true
   fi
   echo "$dst"
