@@ -139,82 +139,78 @@ func check(info *types.Info, short *shortFuncs, b *types.Var, loop *ast.BlockStm
 	return stop
 }
 
-// callsErrorFunc reports whether s calls a function with an error result,
-// outside function literals.
-func callsErrorFunc(info *types.Info, s ast.Stmt) bool {
-	errType := types.Universe.Lookup("error").Type()
+// anyCall reports whether pred holds for a call in s, outside function
+// literals (whose bodies run only when called).
+func anyCall(s ast.Stmt, pred func(*ast.CallExpr) bool) bool {
 	found := false
 	ast.Inspect(s, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			if tv, ok := info.Types[n.Fun]; ok && tv.IsType() {
-				break // a conversion
-			}
-			sig, ok := typeOf(info, n.Fun).(*types.Signature)
-			if !ok {
-				break
-			}
-			for r := range sig.Results().Variables() {
-				if types.Identical(r.Type(), errType) {
-					found = true
-				}
-			}
+			found = pred(n)
 		}
 		return !found
 	})
 	return found
+}
+
+// isConversion reports whether call converts a value to a type.
+func isConversion(info *types.Info, call *ast.CallExpr) bool {
+	tv, ok := info.Types[call.Fun]
+	return ok && tv.IsType()
+}
+
+// callsErrorFunc reports whether s calls a function with an error result,
+// outside function literals.
+func callsErrorFunc(info *types.Info, s ast.Stmt) bool {
+	errType := types.Universe.Lookup("error").Type()
+	return anyCall(s, func(call *ast.CallExpr) bool {
+		if isConversion(info, call) {
+			return false
+		}
+		sig, ok := typeOf(info, call.Fun).(*types.Signature)
+		if !ok {
+			return false
+		}
+		for r := range sig.Results().Variables() {
+			if types.Identical(r.Type(), errType) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // passesData reports whether s passes a slice, array or map to a call or
 // calls a method on one, outside function literals. Builtins (len, cap,
 // append) and conversions do not count.
 func passesData(info *types.Info, s ast.Stmt) bool {
-	found := false
-	ast.Inspect(s, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+	return anyCall(s, func(call *ast.CallExpr) bool {
+		if _, ok := typeutil.Callee(info, call).(*types.Builtin); ok || isConversion(info, call) {
 			return false
-		case *ast.CallExpr:
-			if _, ok := typeutil.Callee(info, n).(*types.Builtin); ok {
-				break
-			}
-			if tv, ok := info.Types[n.Fun]; ok && tv.IsType() {
-				break
-			}
-			args := n.Args
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
-				args = append([]ast.Expr{sel.X}, args...)
-			}
-			for _, a := range args {
-				switch typeOf(info, a).(type) {
-				case *types.Slice, *types.Array, *types.Map:
-					found = true
-				}
+		}
+		args := call.Args
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+			args = append([]ast.Expr{sel.X}, args...)
+		}
+		for _, a := range args {
+			switch typeOf(info, a).(type) {
+			case *types.Slice, *types.Array, *types.Map:
+				return true
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // callsCopy reports whether s calls the builtin copy, outside function
 // literals.
 func callsCopy(info *types.Info, s ast.Stmt) bool {
-	found := false
-	ast.Inspect(s, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if b, ok := typeutil.Callee(info, n).(*types.Builtin); ok && b.Name() == "copy" {
-				found = true
-			}
-		}
-		return !found
+	return anyCall(s, func(call *ast.CallExpr) bool {
+		b, ok := typeutil.Callee(info, call).(*types.Builtin)
+		return ok && b.Name() == "copy"
 	})
-	return found
 }
 
 // typeOf returns the underlying type of e, or nil.
