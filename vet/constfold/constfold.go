@@ -44,7 +44,10 @@ as an argument. Calls without arguments are not reported: there is no input
 to fold. The callee must be known to fold (see package purity): a function
 of the module that is pure, within the compiler's inlining budget of 80
 nodes, has no loop (the compiler does not evaluate loops at compile time),
-reads no package-level variable and calls only such functions; or a
+reads no package-level variable, allocates no heap object that escapes
+(new, &T{}) and returns no pointer, slice, map, channel, function or
+interface (a constructor such as newTree(1) returns a fresh object, not a
+constant), and calls only such functions; or a
 standard function with constant-folding rules in the compiler, such as
 math.Sqrt or bits.OnesCount64. Inputs read from package-level variables,
 parameters, table entries or loop variables are not constant and are not

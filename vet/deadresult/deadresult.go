@@ -45,10 +45,16 @@ A call in a b.N loop is reported when both hold:
     function of the module within the compiler's inlining budget of 80
     nodes, with no //go:noinline, whose SSA body stores only into memory
     it allocated, makes no dynamic, interface or impure calls, and does
-    nothing that lowers to a runtime call such as a map access or string
-    concatenation; or a standard intrinsic such as math.Sqrt or
-    bits.OnesCount64). A loop inside the callee survives as an empty loop,
-    but its body does not.
+    nothing that lowers to a runtime call such as a map access, string
+    concatenation or a comparison of two non-constant strings; or a
+    standard intrinsic such as math.Sqrt or bits.OnesCount64);
+  - if the callee, or a function it calls, has a loop, its result depends
+    on a value accumulated in the loop that feeds no branch or loop
+    condition (cnt += bits.OnesCount64(x), v = 10*v + c). Such a loop
+    survives as an empty loop, but its body does not. A loop whose work
+    is its control flow (a search loop, an early return, a minimum
+    computed through if) keeps its loads and branches, so it is not
+    reported.
 
 Calls through interfaces or function values, calls that may have an
 effect, calls of functions too large to inline, and calls inside
@@ -140,7 +146,7 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 			if recv := callee.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
 				continue
 			}
-			if pure.Lookup(callee) == nil || !dead(call) {
+			if s := pure.Lookup(callee); s == nil || !s.Removable() || !dead(call) {
 				continue
 			}
 			diags = append(diags, analysis.Diagnostic{
@@ -179,8 +185,8 @@ func dead(v ssa.Value) bool {
 					return false
 				}
 			case *ssa.BinOp:
-				if isString(r.X.Type()) && r.Op == token.ADD {
-					return false // concatenation calls the runtime
+				if purity.StringCall(r) {
+					return false // concatenation or comparison calls the runtime
 				}
 				work = append(work, r)
 			case *ssa.UnOp:

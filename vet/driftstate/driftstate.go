@@ -43,11 +43,15 @@ The analyzer reports, in a timed loop (classic b.N or b.Loop):
     the loop: the map grows with b.N.
 
 Not reported: sorts of data the body sorted, or filled in ascending order
-(xs[i] = i), before the loop, of sorted constant literals, and of results
-of a function of the package that sorts (makeSortedStrings): sorting
-sorted data is then what the benchmark means; copy-then-sort inside the
-loop; slices and maps pre-sized with b.N (make([]T, 0, b.N)), where the
-growth is deliberate; appends in loops that contain a loop of their own
+(xs[i] = i, or xs = append(xs, x) in a loop over an ascending counter i
+with x monotone in i: i itself, a conversion of it, or a function call
+whose other arguments are constants, as New(int64(i), 0)), before the
+loop, of sorted constant literals, and of results of a function of the
+package that sorts (makeSortedStrings): sorting sorted data is then what
+the benchmark means; copy-then-sort inside the loop; slices and maps
+pre-sized with b.N (make([]T, 0, b.N), or through n := b.N), where the
+growth is deliberate; loops that are setup rather than timed (followed by
+b.ResetTimer, or run with the timer stopped); appends in loops that contain a loop of their own
 or read the clock or memory statistics (a heavy operation recording its
 own measurements); keys that cycle (i % n); and uses in function
 literals.`

@@ -108,8 +108,10 @@ func (c *checker) assignedOtherwise(v *types.Var) bool {
 	return found
 }
 
-// sizedByN reports whether v is defined by a make whose size reads b.N:
-// the benchmark grows it on purpose, to a bound it chose.
+// sizedByN reports whether v is defined by a make whose size reads b.N,
+// directly or through a local assigned once from b.N (n := b.N;
+// make([]T, 0, n)): the benchmark grows it on purpose, to a bound it
+// chose.
 func (c *checker) sizedByN(v *types.Var) bool {
 	info := c.pass.TypesInfo
 	found := false
@@ -140,7 +142,7 @@ func (c *checker) sizedByN(v *types.Var) bool {
 			}
 			if b, ok := typeutil.Callee(info, call).(*types.Builtin); ok && b.Name() == "make" {
 				for _, a := range call.Args[1:] {
-					if benchfn.ReadsN(info, a, c.body.B) {
+					if c.fromN(a) {
 						found = true
 					}
 				}
@@ -149,6 +151,72 @@ func (c *checker) sizedByN(v *types.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// fromN reports whether e reads b.N, or a variable of the body that is
+// assigned exactly once, by a definition whose value reads b.N.
+func (c *checker) fromN(e ast.Expr) bool {
+	info := c.pass.TypesInfo
+	if benchfn.ReadsN(info, e, c.body.B) {
+		return true
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && c.onceFromN(v) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// onceFromN reports whether the local v is defined from an expression
+// that reads b.N and never assigned, incremented or addressed again.
+func (c *checker) onceFromN(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	if v.IsField() || v.Pos() < c.body.Body.Pos() || v.Pos() >= c.body.Body.End() {
+		return false
+	}
+	defined, other := false, false
+	ast.Inspect(c.body.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id := identOf(l)
+				if id == nil || info.ObjectOf(id) != v {
+					continue
+				}
+				if n.Tok == token.DEFINE && info.Defs[id] == v && len(n.Lhs) == len(n.Rhs) && benchfn.ReadsN(info, n.Rhs[i], c.body.B) {
+					defined = true
+				} else {
+					other = true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if info.Defs[id] != v {
+					continue
+				}
+				if len(n.Names) == len(n.Values) && benchfn.ReadsN(info, n.Values[i], c.body.B) {
+					defined = true
+				} else {
+					other = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id := identOf(n.X); id != nil && info.Uses[id] == v {
+				other = true
+			}
+		case *ast.UnaryExpr:
+			if id := identOf(n.X); n.Op == token.AND && id != nil && info.Uses[id] == v {
+				other = true
+			}
+		}
+		return !other
+	})
+	return defined && !other
 }
 
 // mapGrowth reports m[k] = ... when m is a map declared outside the loop,

@@ -200,7 +200,7 @@ func (c *checker) sortedBefore(v *types.Var) bool {
 		return check(n)
 	})
 	if !found {
-		found = c.madeBySorter(v)
+		found = c.madeBySorter(v) || c.appendedAscending(v)
 	}
 	if !found && v.Parent() == v.Pkg().Scope() {
 		for _, f := range c.pass.Files {
@@ -319,4 +319,134 @@ func sortedLiteral(info *types.Info, e ast.Expr) bool {
 		prev = tv.Value
 	}
 	return true
+}
+
+// appendedAscending reports whether the body, before the loop, fills v
+// with v = append(v, x) in a loop over an ascending counter i (for i := a;
+// i < n; i++, or for i := range n or a slice) that is not nested in
+// another loop, where x is monotone in i. The heuristic takes as monotone
+// the counter itself, a conversion of a monotone value (int64(i)), and a
+// call of a function (not a method) with one result whose arguments are
+// constants except one monotone one: a constructor such as shopspring
+// decimal's New(int64(i), 0). Such a constructor could in principle order
+// its values otherwise; a sort of data built this way is taken to be the
+// benchmark's intent, sorting sorted data.
+func (c *checker) appendedAscending(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	found := false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if found || n == nil || n.Pos() >= c.loop.Stmt.Pos() {
+			return false
+		}
+		var counter types.Object
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			counter, body = ascendingCounter(info, n), n.Body
+		case *ast.RangeStmt:
+			if id := identOf(n.Key); id != nil && n.Tok == token.DEFINE {
+				switch info.TypeOf(n.X).Underlying().(type) {
+				case *types.Basic, *types.Slice, *types.Array:
+					counter = info.Defs[id]
+				}
+			}
+			body = n.Body
+		default:
+			return true
+		}
+		if counter != nil {
+			ast.Inspect(body, func(m ast.Node) bool {
+				switch m := m.(type) {
+				case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+					return false
+				case *ast.AssignStmt:
+					if m.Tok != token.ASSIGN || len(m.Lhs) != 1 || len(m.Rhs) != 1 {
+						break
+					}
+					if id := identOf(m.Lhs[0]); id == nil || info.Uses[id] != v || !isAppendTo(info, m.Rhs[0], v) {
+						break
+					}
+					call := ast.Unparen(m.Rhs[0]).(*ast.CallExpr)
+					if len(call.Args) == 2 && !call.Ellipsis.IsValid() && monotone(info, call.Args[1], counter) {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return false // loops nested in this one are not ascending overall
+	}
+	ast.Inspect(c.body.Body, visit)
+	return found
+}
+
+// ascendingCounter returns i if loop is for i := a; i < n (or <=); i++.
+func ascendingCounter(info *types.Info, loop *ast.ForStmt) types.Object {
+	init, ok := loop.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 {
+		return nil
+	}
+	id := identOf(init.Lhs[0])
+	if id == nil || info.Defs[id] == nil {
+		return nil
+	}
+	i := info.Defs[id]
+	cond, ok := ast.Unparen(loop.Cond).(*ast.BinaryExpr)
+	if !ok || (cond.Op != token.LSS && cond.Op != token.LEQ) {
+		return nil
+	}
+	if x := identOf(cond.X); x == nil || info.Uses[x] != i {
+		return nil
+	}
+	post, ok := loop.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC {
+		return nil
+	}
+	if x := identOf(post.X); x == nil || info.Uses[x] != i {
+		return nil
+	}
+	return i
+}
+
+// monotone reports whether e is non-decreasing in the counter i, by the
+// heuristic of appendedAscending.
+func monotone(info *types.Info, e ast.Expr, i types.Object) bool {
+	for depth := 0; depth < 8; depth++ {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.Uses[x] == i
+		case *ast.CallExpr:
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+				if len(x.Args) != 1 {
+					return false
+				}
+				e = x.Args[0] // a conversion
+				continue
+			}
+			fn, ok := typeutil.Callee(info, x).(*types.Func)
+			if !ok || fn.Signature().Recv() != nil || fn.Signature().Results().Len() != 1 || x.Ellipsis.IsValid() {
+				return false
+			}
+			var arg ast.Expr
+			for _, a := range x.Args {
+				if tv, ok := info.Types[a]; ok && tv.Value != nil {
+					continue
+				}
+				if arg != nil {
+					return false
+				}
+				arg = a
+			}
+			if arg == nil {
+				return false
+			}
+			e = arg
+		default:
+			return false
+		}
+	}
+	return false
 }

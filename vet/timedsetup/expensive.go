@@ -13,9 +13,20 @@ import (
 // expensive reports whether s allocates a lot, does I/O, or builds data.
 // Function literals are not entered: defining a closure costs nothing.
 func (c *checker) expensive(s ast.Stmt) bool {
+	return c.expensiveNode(s, 0)
+}
+
+// expensiveNode is expensive for any node; depth bounds the chains of
+// variables that largeInput follows.
+func (c *checker) expensiveNode(node ast.Node, depth int) bool {
 	info := c.pass.TypesInfo
 	found := false
-	ast.Inspect(s, func(n ast.Node) bool {
+	var stack []ast.Node
+	ast.Inspect(node, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
 		if found {
 			return false
 		}
@@ -29,16 +40,33 @@ func (c *checker) expensive(s ast.Stmt) bool {
 		case *ast.CompositeLit:
 			found = isSliceOrMap(info.TypeOf(n)) && countElts(n) >= largeLiteral
 		case *ast.CallExpr:
-			found = c.expensiveCall(n)
+			found = c.expensiveCall(n, inLoop(stack), depth)
 		}
-		return !found
+		if found {
+			return false
+		}
+		stack = append(stack, n)
+		return true
 	})
 	return found
 }
 
+func inLoop(stack []ast.Node) bool {
+	for _, n := range stack {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
+}
+
 // expensiveCall reports whether call allocates a lot, does I/O, or asks
-// the package under test to build something of a given size.
-func (c *checker) expensiveCall(call *ast.CallExpr) bool {
+// the package under test to build something of a given size. Encoding
+// and decoding count only in a loop or on a large input: one
+// json.Marshal of a small value costs about one operation of the loop
+// (segmentio/encoding json_test.go), a bias of 1/b.N.
+func (c *checker) expensiveCall(call *ast.CallExpr, looped bool, depth int) bool {
 	info := c.pass.TypesInfo
 	switch fn := typeutil.Callee(info, call).(type) {
 	case *types.Builtin:
@@ -49,6 +77,9 @@ func (c *checker) expensiveCall(call *ast.CallExpr) bool {
 			return len(call.Args) == 1 && c.sizeof(info.TypeOf(call.Args[0])) >= largeAlloc
 		}
 	case *types.Func:
+		if isEncoding(fn) {
+			return looped || c.largeInput(call, depth)
+		}
 		if isIO(fn) {
 			return true
 		}
@@ -89,13 +120,121 @@ func (c *checker) bigMake(call *ast.CallExpr) bool {
 // sizeArg reports whether call passes an argument of at least largeCount
 // to a parameter of type int, the type of sizes and counts in Go. Other
 // integers (int64 seconds, seeds, bytes, runes) are values, not sizes.
+//
+// A size that reads b.N does not count (NewPriorityQueue(b.N, false) in
+// Workiva go-datastructures): the cost it adds is proportional to b.N, a
+// constant per operation rather than a bias, and bnsize's domain.
 func (c *checker) sizeArg(call *ast.CallExpr, fn *types.Func) bool {
 	for i, arg := range call.Args {
+		if benchfn.ReadsN(c.pass.TypesInfo, arg, c.cur.B) {
+			continue
+		}
 		if p := paramType(fn, i); p != nil && types.Identical(p, types.Typ[types.Int]) && c.large(arg, largeCount) {
 			return true
 		}
 	}
 	return false
+}
+
+// largeInput reports whether an argument of call is a large input: a
+// slice or map literal of largeLiteral elements or more, or a variable
+// whose single definition is expensive (a big make, a generated data set)
+// or which a heavy loop of the body fills, looked up through &v and
+// conversions.
+func (c *checker) largeInput(call *ast.CallExpr, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	info := c.pass.TypesInfo
+	for _, arg := range call.Args {
+		arg = ast.Unparen(arg)
+		for {
+			if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				arg = ast.Unparen(u.X)
+				continue
+			}
+			if conv, ok := arg.(*ast.CallExpr); ok && len(conv.Args) == 1 {
+				if tv, ok := info.Types[conv.Fun]; ok && tv.IsType() {
+					arg = ast.Unparen(conv.Args[0])
+					continue
+				}
+			}
+			break
+		}
+		switch a := arg.(type) {
+		case *ast.CompositeLit:
+			if countElts(a) >= largeLiteral {
+				return true
+			}
+		case *ast.Ident:
+			v, ok := info.Uses[a].(*types.Var)
+			if !ok {
+				continue
+			}
+			if def := c.sizes.defs[v]; def != nil && c.expensiveNode(def, depth+1) {
+				return true
+			}
+			if c.filledByHeavyLoop(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// filledByHeavyLoop reports whether a heavy loop of the current body
+// assigns v or an element or field of it.
+func (c *checker) filledByHeavyLoop(v *types.Var) bool {
+	info := c.pass.TypesInfo
+	found := false
+	ast.Inspect(c.cur.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			return true
+		}
+		fills := false
+		ast.Inspect(n, func(m ast.Node) bool {
+			as, ok := m.(*ast.AssignStmt)
+			if !ok {
+				return !fills
+			}
+			for _, l := range as.Lhs {
+				if id := rootIdent(l); id != nil && info.ObjectOf(id) == v {
+					fills = true
+				}
+			}
+			return !fills
+		})
+		if fills && c.heavyLoop(n.(ast.Stmt)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// rootIdent returns x in x, x[i], x.f and combinations of them.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // heavyLoop reports whether loop builds enough data to matter: its trip
@@ -319,17 +458,17 @@ var ioFuncs = setOf(
 
 // isIO reports whether fn does I/O or costly encoding work: a function of
 // ioFuncs, a Read, Write, Flush or Close method in compress/..., or a
-// marshalling, encoding or decoding function or method of encoding/....
+// marshalling, encoding or decoding function or method of encoding/...
+// (isEncoding).
 func isIO(fn *types.Func) bool {
-	if ioFuncs[fn.FullName()] {
+	if ioFuncs[fn.FullName()] || isEncoding(fn) {
 		return true
 	}
 	if fn.Pkg() == nil {
 		return false
 	}
 	path, name := fn.Pkg().Path(), fn.Name()
-	switch {
-	case strings.HasPrefix(path, "compress/"):
+	if strings.HasPrefix(path, "compress/") {
 		// Compressing or decompressing through a reader or writer; the
 		// constructors only allocate state.
 		if fn.Signature().Recv() == nil {
@@ -339,6 +478,18 @@ func isIO(fn *types.Func) bool {
 		case "Read", "Write", "Flush", "Close":
 			return true
 		}
+	}
+	return false
+}
+
+// isEncoding reports whether fn is a marshalling, encoding or decoding
+// function or method of encoding/....
+func isEncoding(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	path, name := fn.Pkg().Path(), fn.Name()
+	switch {
 	case strings.HasPrefix(path, "encoding/"):
 		if strings.HasSuffix(name, "Len") {
 			return false // EncodedLen, DecodedLen: arithmetic

@@ -32,11 +32,15 @@ loop; its fix inserts b.ResetTimer() immediately before the loop.
 
 Expensive means: make of a slice or map, or new, of at least 1 MiB; a
 slice or map literal of 256 or more elements; file, network and process
-I/O (os, io, io/ioutil, io/fs, bufio, os/exec, net, net/http); encoding
-and decoding (marshalling, encoding and decoding functions of
-encoding/..., reading and writing through compress/...); key generation
-(crypto/...); a call of a function of the package under test with an int
-argument of at least 10000 (Generate(1 << 16)); and a loop that builds
+I/O (os, io, io/ioutil, io/fs, bufio, os/exec, net, net/http); reading
+and writing through compress/...; encoding and decoding (marshalling,
+encoding and decoding functions of encoding/...) inside a setup loop or
+of a large input (a slice or map literal of 256 or more elements, or a
+variable defined by expensive setup or filled by a loop that builds
+data); key generation (crypto/...); a call of a function of the package
+under test with an int argument of at least 10000 (Generate(1 << 16)),
+not counting sizes computed from b.N (NewQueue(b.N): a constant cost per
+operation, not a bias); and a loop that builds
 data: its trip count times the weight of a trip reaches 100000, where an
 index store, append, copy, allocation or random number weighs 1, a call
 into the package under test or a buffer write 10, and I/O or starting a
@@ -50,8 +54,8 @@ bounds or tables, as in sub-benchmarks over sizes:
 		b.Run(..., func(b *testing.B) { data := make([]byte, n); ... })
 	}
 
-where n is at most 1 << 20. A size that cannot be bounded counts as large
-only if it is computed from b.N.
+where n is at most 1 << 20. A size of a make that cannot be bounded
+counts as large only if it is computed from b.N.
 
 Not reported: bodies that loop with "for b.Loop()", whose first call resets
 the timer (loopSlowPath in src/testing/benchmark.go calls b.ResetTimer when
@@ -64,8 +68,8 @@ setup followed by a call that passes b to a helper which may reset the
 timer (before the loop, or after it: a helper running the timed loop);
 b.N loops nested in other loops; and cheap or unbounded setup (small makes, short
 literals, loops that build little, constructors without a size argument
-or of compress/..., sizes that cannot be bounded such as
-make([]byte, f(x)), integer arguments that are not an int such as
+or of compress/..., one encoding or decoding of a small value, sizes
+that cannot be bounded such as make([]byte, f(x)), integer arguments that are not an int such as
 time.Unix(1265346057, 0)).`
 
 // Analyzer reports expensive setup timed by a classic b.N loop.

@@ -23,7 +23,8 @@ type Body struct {
 	// B is the *testing.B parameter.
 	B *types.Var
 	// Loops are the timed loops directly in this body (not in nested
-	// function literals, which are bodies of their own).
+	// function literals, which are bodies of their own). Setup loops are
+	// left out: see setupLoops.
 	Loops []Loop
 }
 
@@ -106,7 +107,11 @@ func Find(info *types.Info, files []*ast.File) []*Body {
 // into function literals.
 func loops(info *types.Info, block *ast.BlockStmt, b *types.Var) []Loop {
 	var out []Loop
+	setup := setupLoops(info, block, b)
 	ast.Inspect(block, func(n ast.Node) bool {
+		if s, ok := n.(ast.Stmt); ok && setup[s] {
+			return false
+		}
 		switch s := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -128,6 +133,84 @@ func loops(info *types.Info, block *ast.BlockStmt, b *types.Var) []Loop {
 		return true
 	})
 	return out
+}
+
+// setupLoops returns the top-level statements of block that are b.N loops
+// run untimed, which generate inputs rather than measure: a loop followed,
+// later at the top level of block, by b.ResetTimer() (which discards the
+// time the loop took), and a loop run while the timer is stopped (after a
+// top-level b.StopTimer() with no top-level b.StartTimer() in between)
+// whose body never calls b.StartTimer(). Workiva go-datastructures builds
+// one tree per iteration this way before b.ResetTimer().
+func setupLoops(info *types.Info, block *ast.BlockStmt, b *types.Var) map[ast.Stmt]bool {
+	timerCall := func(s ast.Stmt) string {
+		es, ok := s.(*ast.ExprStmt)
+		if !ok {
+			return ""
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok {
+			return ""
+		}
+		for _, name := range []string{"ResetTimer", "StopTimer", "StartTimer"} {
+			if IsMethodOf(info, call, b, name) {
+				return name
+			}
+		}
+		return ""
+	}
+	lastReset := -1
+	for i, s := range block.List {
+		if timerCall(s) == "ResetTimer" {
+			lastReset = i
+		}
+	}
+	setup := make(map[ast.Stmt]bool)
+	stopped := false
+	for i, s := range block.List {
+		switch timerCall(s) {
+		case "StopTimer":
+			stopped = true
+			continue
+		case "StartTimer":
+			stopped = false
+			continue
+		}
+		loop := s
+		if lab, ok := s.(*ast.LabeledStmt); ok {
+			loop = lab.Stmt
+		}
+		if !isNLoop(info, loop, b) {
+			continue
+		}
+		if i < lastReset || (stopped && !callsMethod(info, loop, b, "StartTimer")) {
+			setup[loop] = true
+		}
+	}
+	return setup
+}
+
+// isNLoop reports whether s is a classic b.N loop.
+func isNLoop(info *types.Info, s ast.Stmt, b *types.Var) bool {
+	switch s := s.(type) {
+	case *ast.ForStmt:
+		return s.Cond != nil && (ReadsN(info, s.Cond, b) || (s.Init != nil && ReadsN(info, s.Init, b)))
+	case *ast.RangeStmt:
+		return IsN(info, s.X, b)
+	}
+	return false
+}
+
+// callsMethod reports whether n calls the method name of b anywhere.
+func callsMethod(info *types.Info, n ast.Node, b *types.Var, name string) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && IsMethodOf(info, call, b, name) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // IsLoopCall reports whether e is a call of b.Loop().

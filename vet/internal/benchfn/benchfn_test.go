@@ -55,6 +55,31 @@ func TestNotABenchmarkLoop(t *testing.T) {
 	for i := 0; i < 3; i++ {
 	}
 }
+
+// Setup loops (Workiva go-datastructures, atree_test.go:528): a b.N loop
+// followed by b.ResetTimer(), or run while the timer is stopped, is not
+// timed.
+func BenchmarkSetup(b *testing.B) {
+	in := make([]int, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		in = append(in, i)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = in[i]
+	}
+	b.StopTimer()
+	for range b.N {
+	}
+	b.StartTimer()
+	for range b.N {
+	}
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		b.StartTimer()
+		b.StopTimer()
+	}
+}
 `
 
 func TestFind(t *testing.T) {
@@ -82,10 +107,11 @@ func TestFind(t *testing.T) {
 		gots = append(gots, g)
 	}
 	want := []got{
-		{9, []LoopKind{Classic, Classic, Classic}}, // BenchmarkClassic
-		{18, []LoopKind{BLoop}},                    // BenchmarkLoop, without the closure's loop
-		{21, []LoopKind{Classic}},                  // the b.Run closure is a body of its own
-		{35, nil},                                  // BenchmarkOther: x is not the *testing.B
+		{9, []LoopKind{Classic, Classic, Classic}},  // BenchmarkClassic
+		{18, []LoopKind{BLoop}},                     // BenchmarkLoop, without the closure's loop
+		{21, []LoopKind{Classic}},                   // the b.Run closure is a body of its own
+		{35, nil},                                   // BenchmarkOther: x is not the *testing.B
+		{51, []LoopKind{Classic, Classic, Classic}}, // BenchmarkSetup: the timed loops only
 	}
 	if len(gots) != len(want) {
 		t.Fatalf("found %d bodies %+v, want %d", len(gots), gots, len(want))

@@ -14,8 +14,9 @@
 //     directive such as //go:noinline;
 //   - the body has no effect a caller could observe and nothing that lowers
 //     to a runtime call, which dead-code elimination never deletes
-//     (allocating maps, slices or interfaces, string concatenation and
-//     conversion, map access, appends, channel operations). It is read in
+//     (allocating maps, slices or interfaces, string concatenation,
+//     comparison of non-constant strings and conversion, map access,
+//     appends, channel operations). It is read in
 //     SSA form: stores only into memory the function allocated itself,
 //     static calls only to pure functions, no dynamic or interface calls,
 //     no closures, no go, defer or select.
@@ -73,8 +74,20 @@ type Summary struct {
 	// the function (and every function it calls) has no loops, which
 	// the compiler does not evaluate at compile time, and reads no
 	// package-level variables, so constant arguments give a constant
-	// result after inlining.
+	// result after inlining. It also requires that the function (and
+	// every function it calls) allocates nothing on the heap (no new,
+	// &T{}) and returns no pointer, slice, map, channel, function or
+	// interface: a constructor returns a fresh object, not a constant.
 	Foldable bool
+	// Loop reports that the function or a function it calls has a loop.
+	Loop bool
+	// Accumulates reports that a result depends on a value accumulated
+	// in a loop (a loop φ-node, such as cnt in cnt += x, or the result
+	// of a call that accumulates) which feeds no branch or loop
+	// condition. Dead-code elimination deletes such work; a loop whose
+	// work is only its control flow (a search loop, a minimum computed
+	// through if) keeps its loads and branches, so its call survives.
+	Accumulates bool
 	// Cost is the estimated inlining cost, in syntax nodes, including the
 	// costs of the pure callees that would be inlined into it.
 	Cost int
@@ -83,10 +96,22 @@ type Summary struct {
 func (*Summary) AFact() {}
 
 func (s *Summary) String() string {
+	str := "pure"
 	if s.Foldable {
-		return "pure, foldable"
+		str += ", foldable"
 	}
-	return "pure"
+	if s.Loop && !s.Accumulates {
+		str += ", loop without accumulator"
+	}
+	return str
+}
+
+// Removable reports whether dead-code elimination can delete an unused
+// call of a function with summary s once inlined: a loop survives the
+// deletion of its dead body only as an empty loop if its work
+// accumulates into the result; work that feeds branches stays.
+func (s *Summary) Removable() bool {
+	return !s.Loop || s.Accumulates
 }
 
 // A Result holds the summaries visible to a package and its SSA form.
@@ -227,16 +252,23 @@ func summarise(d *decl, res *Result) *Summary {
 		return nil
 	}
 	cost := d.cost
-	foldable := true
+	foldable := !refResult(fn.Signature)
+	loop := false
+	headers := make(map[*ssa.BasicBlock]bool)
 	for _, b := range fn.Blocks {
 		for _, s := range b.Succs {
 			if s.Dominates(b) {
 				foldable = false // a loop
+				loop = true
+				headers[s] = true
 			}
 		}
 		for _, instr := range b.Instrs {
 			if !removable(instr) {
 				return nil
+			}
+			if a, ok := instr.(*ssa.Alloc); ok && a.Heap && escapes(a) {
+				foldable = false // a fresh object is not a constant
 			}
 			for _, op := range instr.Operands(nil) {
 				if _, ok := (*op).(*ssa.Global); ok {
@@ -263,6 +295,7 @@ func summarise(d *decl, res *Result) *Summary {
 				}
 				cost += s.Cost
 				foldable = foldable && s.Foldable
+				loop = loop || s.Loop
 			default:
 				return nil
 			}
@@ -271,7 +304,154 @@ func summarise(d *decl, res *Result) *Summary {
 	if cost > inlineBudget {
 		return nil
 	}
-	return &Summary{Foldable: foldable, Cost: cost}
+	return &Summary{
+		Foldable:    foldable,
+		Loop:        loop,
+		Accumulates: loop && accumulates(fn, headers, res),
+		Cost:        cost,
+	}
+}
+
+// refResult reports whether sig has a result of reference type: a
+// pointer, slice, map, channel, function or interface.
+func refResult(sig *types.Signature) bool {
+	for v := range sig.Results().Variables() {
+		if refType(v.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func refType(t types.Type) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		// A type parameter is a reference type unless every term of
+		// its constraint is not.
+		iface, ok := tp.Constraint().Underlying().(*types.Interface)
+		if !ok || iface.NumEmbeddeds() == 0 {
+			return true
+		}
+		for e := range iface.EmbeddedTypes() {
+			u, ok := e.(*types.Union)
+			if !ok {
+				return true
+			}
+			for term := range u.Terms() {
+				if refType(term.Type()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch t := t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan,
+		*types.Signature, *types.Interface:
+		return true
+	case *types.Basic:
+		return t.Kind() == types.UnsafePointer
+	}
+	return false
+}
+
+// escapes reports whether the address of alloc, or an address derived
+// from it, is returned, stored or passed to a call.
+func escapes(alloc *ssa.Alloc) bool {
+	seen := make(map[ssa.Value]bool)
+	work := []ssa.Value{alloc}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val == v {
+					return true
+				}
+			case *ssa.Return, *ssa.Call, *ssa.MakeInterface:
+				return true
+			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.ChangeType,
+				*ssa.Convert, *ssa.Phi, *ssa.SliceToArrayPointer:
+				work = append(work, r.(ssa.Value))
+			}
+		}
+	}
+	return false
+}
+
+// accumulates reports whether a result of fn depends on an accumulated
+// value, a φ-node of a loop header or the result of a call of an
+// accumulating function, that feeds no branch condition.
+func accumulates(fn *ssa.Function, headers map[*ssa.BasicBlock]bool, res *Result) bool {
+	var work []ssa.Value
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			work = append(work, ret.Results...)
+		}
+	}
+	seen := make(map[ssa.Value]bool)
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		acc := false
+		switch v := v.(type) {
+		case *ssa.Phi:
+			acc = headers[v.Block()]
+		case *ssa.Call:
+			if callee, ok := v.Call.Value.(*ssa.Function); ok {
+				if obj, ok := callee.Object().(*types.Func); ok {
+					s := res.Lookup(obj)
+					acc = s != nil && s.Accumulates
+				}
+			}
+		}
+		if acc && !feedsBranch(v) {
+			return true
+		}
+		if instr, ok := v.(ssa.Instruction); ok {
+			for _, op := range instr.Operands(nil) {
+				if *op != nil {
+					work = append(work, *op)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// feedsBranch reports whether a branch condition depends on v.
+func feedsBranch(v ssa.Value) bool {
+	seen := make(map[ssa.Value]bool)
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.If:
+				return true
+			case ssa.Value:
+				work = append(work, r)
+			}
+		}
+	}
+	return false
 }
 
 // pureBuiltins are the builtins that compile to plain arithmetic or loads.
@@ -292,7 +472,7 @@ func removable(instr ssa.Instruction) bool {
 	case *ssa.Call:
 		return !instr.Call.IsInvoke()
 	case *ssa.BinOp:
-		return !isString(instr.X.Type()) || instr.Op != token.ADD // concatstrings
+		return !StringCall(instr)
 	case *ssa.UnOp:
 		return instr.Op != token.ARROW
 	case *ssa.Convert:
@@ -347,6 +527,24 @@ func fresh(addr ssa.Value) bool {
 			return false
 		}
 	}
+}
+
+// StringCall reports whether op lowers to a runtime call: concatenation
+// of strings (concatstrings), or comparison of two non-constant strings
+// (memequal, cmpstring).
+func StringCall(op *ssa.BinOp) bool {
+	if !isString(op.X.Type()) {
+		return false
+	}
+	switch op.Op {
+	case token.ADD:
+		return true
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		_, xc := op.X.(*ssa.Const)
+		_, yc := op.Y.(*ssa.Const)
+		return !xc && !yc
+	}
+	return false
 }
 
 func isString(t types.Type) bool {

@@ -52,3 +52,37 @@ func Big(x int) int {
 	h := g*2 + f*3 + e*4 + d*5
 	return h + g + f + e + d + c + b + a
 }
+
+// Constructors that return a fresh heap object are not foldable: newTree
+// and constructSingleDimensionInterval of Workiva augmentedtree
+// (atree_test.go:280, :299), newImmutableRangeTree of Workiva rangetree
+// (immutable_test.go:149, :168).
+
+type tree struct {
+	dims  int
+	count int
+}
+
+func newTree(dims int) *tree { return &tree{dims: dims} }
+
+func (t *tree) Len() int { return t.count }
+
+type dimension struct{ low, high int }
+
+type mockInterval struct{ dims []*dimension }
+
+func constructSingleDimensionInterval(low, high, id int) *mockInterval {
+	return &mockInterval{[]*dimension{{low, high + id}}}
+}
+
+type immutableRangeTree struct{ number uint64 }
+
+func newImmutableRangeTree(n uint64) *immutableRangeTree {
+	return &immutableRangeTree{number: n}
+}
+
+// A value result that holds a fresh pointer is not a constant either.
+
+type handle struct{ t *tree }
+
+func newHandle(dims int) handle { return handle{t: &tree{dims: dims}} }

@@ -107,3 +107,21 @@ func BenchmarkClosure(b *testing.B) {
 		func() { sink = Add(1, 2) }()
 	}
 }
+
+var (
+	treeSink     *tree
+	intervalSink *mockInterval
+	rangeSink    *immutableRangeTree
+	handleSink   handle
+)
+
+func BenchmarkConstructors(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		t := newTree(1)
+		sink = t.Len()
+		treeSink = t
+		intervalSink = constructSingleDimensionInterval(0, 100, 0)
+		rangeSink = newImmutableRangeTree(2)
+		handleSink = newHandle(2)
+	}
+}

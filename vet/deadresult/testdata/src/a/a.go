@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unsafe"
 )
 
 var (
@@ -105,3 +106,78 @@ func Big(x int) int {
 	h := g*2 + f*3 + e*4 + d*5
 	return h + g + f + e + d + c + b + a
 }
+
+// Loops that accumulate into the result: the loop body is deleted.
+
+func popcntSlice(s []uint64) (cnt uint64) {
+	for _, x := range s {
+		cnt += x & 1
+	}
+	return cnt
+}
+
+type Bits struct{ words []uint64 }
+
+// Count is BitSet.Count of bits-and-blooms/bitset: the accumulating loop is in a callee.
+func (s *Bits) Count() uint {
+	if s != nil && s.words != nil {
+		return uint(popcntSlice(s.words))
+	}
+	return 0
+}
+
+// ParseDigits is parseIntOverflows of buger/jsonparser bytes_test.go: the
+// digit check stays, the v = 10*v + c accumulation is deleted.
+func ParseDigits(b []byte) (v int64, ok bool) {
+	for _, c := range b {
+		if c >= '0' && c <= '9' {
+			v = 10*v + int64(c-'0')
+		} else {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// Calls that survive dead-code elimination: the loop's work is its control
+// flow, or the body compares strings through the runtime.
+
+// TokenEnd is tokenEnd of buger/jsonparser parser.go: a search loop.
+func TokenEnd(data []byte) int {
+	for i, c := range data {
+		if c != ' ' && c != ',' && c != '}' {
+			continue
+		}
+		return i
+	}
+	return len(data)
+}
+
+// Intersects is intersectsSparseBitArray of Workiva bitarray: an early
+// return false.
+func (s *Bits) Intersects(o *Bits) bool {
+	for i := range s.words {
+		if i < len(o.words) && s.words[i]&o.words[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Estimate is cmSketch.Estimate of dgraph-io/ristretto: a minimum through
+// if.
+func Estimate(rows *[4][]byte, h uint64) int64 {
+	m := byte(255)
+	for i := range rows {
+		if val := rows[i][h&7]; val < m {
+			m = val
+		}
+	}
+	return int64(m)
+}
+
+// EqualStr is equalStr of buger/jsonparser bytes_unsafe.go: == on two
+// non-constant strings calls runtime.memequal.
+func EqualStr(b *[]byte, s string) bool { return *(*string)(unsafe.Pointer(b)) == s }
+
+func SameStr(a, b string) bool { return a == b }

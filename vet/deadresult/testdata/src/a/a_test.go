@@ -60,7 +60,38 @@ func BenchmarkSub(b *testing.B) {
 	})
 }
 
+func BenchmarkAccumulatingLoops(b *testing.B) {
+	s := &Bits{words: make([]uint64, 64)}
+	digits := []byte("123")
+	card := uint(0)
+	for i := 0; i < b.N; i++ {
+		card = card + s.Count() // want `result of Bits.Count is never used`
+		ParseDigits(digits)     // want `result of a.ParseDigits is never used`
+	}
+}
+
 // Nothing below may be reported.
+
+func BenchmarkControlLoops(b *testing.B) {
+	data := []byte("1234567890,")
+	s := &Bits{words: make([]uint64, 64)}
+	o := &Bits{words: make([]uint64, 64)}
+	var rows [4][]byte
+	for i := 0; i < b.N; i++ {
+		_ = TokenEnd(data)
+		s.Intersects(o)
+		Estimate(&rows, uint64(i))
+	}
+}
+
+func BenchmarkStringCompare(b *testing.B) {
+	key := []byte("key")
+	str := "key"
+	for i := 0; i < b.N; i++ {
+		EqualStr(&key, str)
+		SameStr(str, "other")
+	}
+}
 
 func BenchmarkBLoop(b *testing.B) {
 	i := 0

@@ -341,3 +341,107 @@ func BenchmarkAppendAfterBatch(b *testing.B) {
 		out = append(out, s)
 	}
 }
+
+// Dec and NewDec stand in for shopspring/decimal's Decimal and New.
+type Dec struct {
+	value int64
+	exp   int32
+}
+
+func NewDec(value int64, exp int32) Dec { return Dec{value, exp} }
+
+type decSlice []Dec
+
+func (s decSlice) Len() int           { return len(s) }
+func (s decSlice) Less(i, j int) bool { return s[i].value < s[j].value }
+func (s decSlice) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+
+// shopspring/decimal decimal_bench_test.go:157: filled in ascending order
+// by a constructor of the counter, so sorted before the loop.
+func BenchmarkAppendAscendingConstructor(b *testing.B) {
+	var decimals decSlice
+	for i := 0; i < 10000; i++ {
+		decimals = append(decimals, NewDec(int64(i), 0))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sort.Sort(decimals)
+	}
+}
+
+func BenchmarkAppendAscendingCounter(b *testing.B) {
+	var xs []int64
+	for i := range 1000 {
+		xs = append(xs, int64(i))
+	}
+	for i := 0; i < b.N; i++ {
+		slices.Sort(xs)
+	}
+}
+
+// Appended values that do not follow the counter are not sorted.
+func BenchmarkAppendDescending(b *testing.B) {
+	var xs []int
+	for i := 0; i < 1000; i++ {
+		xs = append(xs, 1000-i)
+	}
+	for i := 0; i < b.N; i++ {
+		sort.Ints(xs) // want `xs is sorted in place`
+	}
+}
+
+func BenchmarkAppendRandom(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	var decimals decSlice
+	for i := 0; i < 1000; i++ {
+		decimals = append(decimals, NewDec(r.Int63(), 0))
+	}
+	for i := 0; i < b.N; i++ {
+		sort.Sort(decimals) // want `decimals is sorted in place`
+	}
+}
+
+// Workiva slice/skip/skip_test.go:385: pre-sized through n := b.N.
+func BenchmarkAppendPresizedLocal(b *testing.B) {
+	numItems := b.N
+	out := make([]int, 0, numItems)
+	for i := 0; i < b.N; i++ {
+		out = append(out, i)
+	}
+}
+
+// A local changed after its definition is not b.N any more.
+func BenchmarkAppendPresizedReassigned(b *testing.B) {
+	n := b.N
+	n = 10
+	out := make([]int, 0, n)
+	for i := 0; i < b.N; i++ {
+		out = append(out, i) // want `out grows in every iteration`
+	}
+}
+
+// Workiva btree/palm/tree_test.go:457: a setup loop before b.ResetTimer
+// builds one input per iteration; it is not timed.
+func BenchmarkAppendSetupLoop(b *testing.B) {
+	var inputs [][]int
+	for i := 0; i < b.N; i++ {
+		inputs = append(inputs, random(10))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sink += inputs[i][0]
+	}
+}
+
+// The same loop while the timer is stopped.
+func BenchmarkAppendStoppedLoop(b *testing.B) {
+	var inputs [][]int
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		inputs = append(inputs, random(10))
+	}
+	b.StartTimer()
+	for i := 0; i < b.N; i++ {
+		sink += inputs[i][0]
+	}
+}

@@ -32,6 +32,9 @@ var size = 1 << 20
 
 var payload = []byte("payload")
 
+// bigJSON is a large encoded input.
+var bigJSON = make([]byte, 1<<20)
+
 // Stamp takes a time in seconds: an int64 value, not a size.
 func Stamp(sec int64) int64 { return sec % 60 }
 
@@ -82,7 +85,7 @@ func BenchmarkReadFile(b *testing.B) {
 
 func BenchmarkUnmarshal(b *testing.B) {
 	var v map[string]int
-	_ = json.Unmarshal([]byte(`{"a": 1}`), &v) // want `setup before the b.N loop is timed`
+	_ = json.Unmarshal(bigJSON, &v) // want `setup before the b.N loop is timed`
 	for i := 0; i < b.N; i++ {
 		sink += v["a"]
 	}
@@ -477,5 +480,68 @@ func BenchmarkParallel(b *testing.B) {
 func benchmarkSize(b *testing.B, n int) {
 	for i := 0; i < b.N; i++ {
 		sink += n
+	}
+}
+
+// Encoding inside a setup loop is expensive.
+func BenchmarkMarshalLoop(b *testing.B) {
+	var out [][]byte
+	for i := 0; i < 3; i++ { // want `setup before the b.N loop is timed`
+		j, _ := json.Marshal(i)
+		out = append(out, j)
+	}
+	for i := 0; i < b.N; i++ {
+		sink += len(out[i%3])
+	}
+}
+
+// Marshalling a value a heavy loop built is expensive.
+func BenchmarkMarshalBuilt(b *testing.B) {
+	m := map[int]int{}
+	for i := 0; i < 1<<17; i++ {
+		m[i] = i
+	}
+	b.ResetTimer()
+	j, _ := json.Marshal(m) // want `setup before the b.N loop is timed`
+	for i := 0; i < b.N; i++ {
+		sink += len(j)
+	}
+}
+
+// segmentio/encoding json/json_test.go:663: one Marshal of a small value
+// costs about one operation of the loop; not reported.
+func BenchmarkMarshalSmall(b *testing.B) {
+	x := map[string]int{"a": 1, "b": 2}
+	j, _ := json.Marshal(x)
+	for i := 0; i < b.N; i++ {
+		var y map[string]int
+		_ = json.Unmarshal(j, &y)
+	}
+}
+
+func BenchmarkUnmarshalSmall(b *testing.B) {
+	var v map[string]int
+	_ = json.Unmarshal([]byte(`{"a": 1}`), &v)
+	for i := 0; i < b.N; i++ {
+		sink += v["a"]
+	}
+}
+
+// NewQueue preallocates n slots.
+func NewQueue(n int, reverse bool) []int { return make([]int, 0, n) }
+
+// Workiva queue/priority_queue_test.go:211: a size proportional to b.N
+// costs a constant per operation; not reported.
+func BenchmarkConstructorSizedByN(b *testing.B) {
+	q := NewQueue(b.N, false)
+	for i := 0; i < b.N; i++ {
+		q = append(q, i)
+	}
+}
+
+func BenchmarkConstructorSizedByNExpr(b *testing.B) {
+	q := NewQueue(2*b.N+1, false)
+	for i := 0; i < b.N; i++ {
+		q = append(q, i)
 	}
 }

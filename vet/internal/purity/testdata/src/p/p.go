@@ -38,7 +38,7 @@ func Local(x int) int { // want Local:"^pure, foldable$"
 
 type P struct{ x int }
 
-func NewP(x int) *P { return &P{x} } // want NewP:"^pure, foldable$"
+func NewP(x int) *P { return &P{x} } // want NewP:"^pure$"
 
 func (p *P) Get() int { return p.x } // want Get:"^pure, foldable$"
 
@@ -48,6 +48,73 @@ func Checked(x int) int { // want Checked:"^pure, foldable$"
 	}
 	return x
 }
+
+// Comparison with a constant string is inlined; a loop that accumulates
+// into its result, directly or through a callee, is removable.
+
+func IsKey(s string) bool { return s == "key" } // want IsKey:"^pure, foldable$"
+
+func Total(xs []uint64) int { // want Total:"^pure$"
+	if xs == nil {
+		return 0
+	}
+	return int(popcnt(xs))
+}
+
+func popcnt(xs []uint64) (n uint64) { // want popcnt:"^pure$"
+	for _, x := range xs {
+		n += x & 1
+	}
+	return n
+}
+
+// A composite literal that does not escape may still fold; one that
+// escapes is a fresh heap object, not a constant (newTree(1) in Workiva
+// augmentedtree/atree_test.go:280).
+
+func Fresh(x int) int { // want Fresh:"^pure, foldable$"
+	p := &P{x}
+	return p.x
+}
+
+type W struct{ p *P }
+
+func Wrap(x int) W { return W{p: &P{x}} } // want Wrap:"^pure$"
+
+// A loop whose work is its control flow keeps its loads and branches:
+// a search (tokenEnd in buger/jsonparser), an early exit
+// (intersectsSparseBitArray in Workiva bitarray), a minimum through if
+// (cmSketch.Estimate in dgraph-io/ristretto).
+
+func Search(data []byte) int { // want Search:"^pure, loop without accumulator$"
+	for i, c := range data {
+		if c == ',' || c == '}' {
+			return i
+		}
+	}
+	return len(data)
+}
+
+func Disjoint(a, b []uint64) bool { // want Disjoint:"^pure, loop without accumulator$"
+	for i := range a {
+		if a[i]&b[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func MinOf(rows *[4]byte) int64 { // want MinOf:"^pure, loop without accumulator$"
+	m := byte(255)
+	for i := range rows {
+		if v := rows[i]; v < m {
+			m = v
+		}
+	}
+	return int64(m)
+}
+
+func CallsSearch(data []byte) int { return Search(data) + 1 } // want CallsSearch:"^pure, loop without accumulator$"
 
 func Generic[T int | float64](a, b T) T { return a*b + a } // want Generic:"^pure, foldable$"
 
@@ -88,6 +155,12 @@ func Closure(x int) int {
 func Map(m map[int]int, k int) int { return m[k] }
 
 func Concat(a, b string) string { return a + b }
+
+// Comparing two non-constant strings calls runtime.memequal or
+// runtime.cmpstring (equalStr in buger/jsonparser bytes_unsafe.go).
+func EqualStr(a, b string) bool { return a == b }
+
+func LessStr(a, b string) bool { return a < b }
 
 func Bytes(s string) []byte { return []byte(s) }
 
