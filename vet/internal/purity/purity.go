@@ -498,10 +498,15 @@ func removable(instr ssa.Instruction) bool {
 		return isString(instr.X.Type())
 	case *ssa.Next:
 		return instr.IsString
+	case *ssa.Panic:
+		// A function that may panic has an effect: the compiler keeps the
+		// check, and every computation feeding it (uint128's Add, which
+		// panics on overflow, stays in the loop with its result unused).
+		return false
 	case *ssa.Alloc, *ssa.Phi, *ssa.ChangeType, *ssa.Extract,
 		*ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.Slice,
 		*ssa.SliceToArrayPointer, *ssa.Jump, *ssa.If, *ssa.Return,
-		*ssa.Panic, *ssa.DebugRef:
+		*ssa.DebugRef:
 		return true
 	}
 	// MapUpdate, Send, Select, Go, Defer, RunDefers, MakeClosure,

@@ -42,7 +42,8 @@ func NewP(x int) *P { return &P{x} } // want NewP:"^pure$"
 
 func (p *P) Get() int { return p.x } // want Get:"^pure, foldable$"
 
-func Checked(x int) int { // want Checked:"^pure, foldable$"
+// Checked may panic, an effect: no fact.
+func Checked(x int) int {
 	if x < 0 {
 		panic("negative")
 	}
