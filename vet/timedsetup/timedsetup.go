@@ -41,7 +41,8 @@ data); key generation (crypto/...); a call of a function of the package
 under test with an int argument of at least 10000 (Generate(1 << 16)),
 not counting sizes computed from b.N (NewQueue(b.N): a constant cost per
 operation, not a bias); and a loop that builds
-data: its trip count times the weight of a trip reaches 100000, where an
+data: its trip count times the weight of a trip reaches 1000000 (100000
+for data an encoder then walks), where an
 index store, append, copy, allocation or random number weighs 1, a call
 into the package under test or a buffer write 10, and I/O or starting a
 goroutine 1000; a loop of unknown trip count counts when a trip weighs 10
