@@ -72,9 +72,9 @@ func (c *checker) expensiveCall(call *ast.CallExpr, looped bool, depth int) bool
 	case *types.Builtin:
 		switch fn.Name() {
 		case "make":
-			return c.bigMake(call)
+			return c.bigMake(call, largeBareAlloc)
 		case "new":
-			return len(call.Args) == 1 && c.sizeof(info.TypeOf(call.Args[0])) >= largeAlloc
+			return len(call.Args) == 1 && c.sizeof(info.TypeOf(call.Args[0])) >= largeBareAlloc
 		}
 	case *types.Func:
 		if isEncoding(fn) {
@@ -95,7 +95,7 @@ func (c *checker) expensiveCall(call *ast.CallExpr, looped bool, depth int) bool
 // bigMake reports whether a make of a slice or map reserves at least
 // largeAlloc bytes. Channels are left out: their buffers are rarely the
 // setup that matters.
-func (c *checker) bigMake(call *ast.CallExpr) bool {
+func (c *checker) bigMake(call *ast.CallExpr, limit int64) bool {
 	info := c.pass.TypesInfo
 	if len(call.Args) < 2 {
 		return false
@@ -110,7 +110,7 @@ func (c *checker) bigMake(call *ast.CallExpr) bool {
 		return false
 	}
 	for _, arg := range call.Args[1:] {
-		if c.large(arg, largeAlloc/max(elem, 1)) {
+		if c.large(arg, limit/max(elem, 1)) {
 			return true
 		}
 	}
@@ -171,8 +171,16 @@ func (c *checker) largeInput(call *ast.CallExpr, depth int) bool {
 			if !ok {
 				continue
 			}
-			if def := c.sizes.defs[v]; def != nil && c.expensiveNode(def, depth+1) {
+			def := c.sizes.defs[v]
+			if def != nil && c.expensiveNode(def, depth+1) {
 				return true
+			}
+			// An encoder walks all of its input: a 1 MiB buffer made for
+			// it is large, though its allocation alone is cheap.
+			if mk, ok := def.(*ast.CallExpr); ok {
+				if b, ok := typeutil.Callee(info, mk).(*types.Builtin); ok && b.Name() == "make" && c.bigMake(mk, largeAlloc) {
+					return true
+				}
 			}
 			if c.filledByHeavyLoop(v) {
 				return true

@@ -90,6 +90,14 @@ const (
 	// expensive: a mebibyte takes tens of microseconds to zero and fault
 	// in, and adds 1 MiB / b.N to B/op.
 	largeAlloc = 1 << 20
+	// largeBareAlloc is the size from which a make or new alone, not
+	// filled before the loop, counts as expensive: zeroing runs at about
+	// 10 GB/s, so 100 MiB takes about 10 ms, 1% of a 1 s benchtime (and Go
+	// takes large blocks zeroed from the OS, faulting them in where they
+	// are first touched, inside the loop). Five benchmarks of
+	// golang.org/x/exp/slices that make 1-4 MiB and walk it in every
+	// operation measured the same with b.ResetTimer.
+	largeBareAlloc = 100 << 20
 	// largeLiteral is the number of elements from which a slice or map
 	// literal counts as a data set.
 	largeLiteral = 256
