@@ -8,6 +8,8 @@ type Sample struct {
 	Key   Key
 	Unit  string
 	Forks [][]float64
+	// IDs names the fork of each element of Forks.
+	IDs []ForkID
 }
 
 // N returns the number of values in s.
@@ -58,6 +60,7 @@ func (r *Run) Samples(unit string) map[Key]*Sample {
 			fi = len(s.Forks)
 			forkIndex[m.Key][id] = fi
 			s.Forks = append(s.Forks, nil)
+			s.IDs = append(s.IDs, id)
 		}
 		s.Forks[fi] = append(s.Forks[fi], v)
 	}

@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/duet"
 	"github.com/mbench/mbench/stats"
 	"golang.org/x/perf/benchunit"
 )
@@ -222,13 +223,18 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 
 	boot := stats.Bootstrap{Level: 1 - opts.Alpha, Replicates: opts.Replicates}
 	minN := MinSamples(opts.Alpha)
+	paired := Paired(old, new)
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
 				row := &res.Rows[i]
-				compareRow(row, olds[row.Key], news[row.Key], opts, boot, minN, res.Better)
+				if paired {
+					pairedRow(row, olds[row.Key], news[row.Key], opts, res.Better)
+				} else {
+					compareRow(row, olds[row.Key], news[row.Key], opts, boot, minN, res.Better)
+				}
 			}
 		})
 	}
@@ -241,10 +247,10 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	noForks := map[string]bool{}
 	var logSum [3]float64
 	for _, row := range res.Rows {
-		if row.Old.Forks < 2 {
+		if row.Old.Forks < 2 && !paired {
 			noForks[old.Label] = true
 		}
-		if row.New.Forks < 2 {
+		if row.New.Forks < 2 && !paired {
 			noForks[new.Label] = true
 		}
 		if row.Old.Center > 0 && row.New.Center > 0 {
@@ -433,4 +439,64 @@ func missingMetric(unit string, old, new *bench.Run, inOld, inNew bool) error {
 	}
 	slices.SortFunc(units, cmp.Compare)
 	return fmt.Errorf("metric %s is not in %s; the inputs have: %v", unit, where, units)
+}
+
+// Paired reports whether old and new were measured side by side by `mbench
+// duet`: both carry the same "duet" setting, old as side "old" and new as
+// side "new". Their iterations are then compared pair by pair.
+func Paired(old, new *bench.Run) bool {
+	id := old.Settings["duet"]
+	return id != "" && new.Settings["duet"] == id && old.Settings["duet-side"] == "old" && new.Settings["duet-side"] == "new"
+}
+
+// pairedRow fills in the row of a duet: the iterations of the two sides
+// that share a fork coordinate and an index ran at the same time, and
+// duet.Analyze takes their ratios.
+func pairedRow(row *Row, o, n *bench.Sample, opts Options, better int) {
+	row.Method = "duet"
+	newFork := make(map[bench.ForkID][]float64)
+	for i, id := range n.IDs {
+		newFork[id] = n.Forks[i]
+	}
+	var runs [][]duet.Value
+	for i, id := range o.IDs {
+		nf := newFork[id]
+		var run []duet.Value
+		for j := range min(len(o.Forks[i]), len(nf)) {
+			run = append(run, duet.Value{Old: o.Forks[i][j], New: nf[j]})
+		}
+		if len(run) > 0 {
+			runs = append(runs, run)
+		}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(row.Key.String()))
+	ao := duet.DefaultAnalysisOptions
+	ao.Level, ao.Replicates, ao.Seed = 1-opts.Alpha, opts.Replicates, opts.Seed^h.Sum64()
+	nan := stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: ao.Level}
+	row.Ratio = nan
+	a, err := duet.Analyze(runs, ao)
+	if err != nil {
+		row.Verdict = TooFew
+		row.Note = err.Error()
+		return
+	}
+	row.Old = Side{Center: a.Old, N: a.Pairs, Forks: a.Runs}
+	row.New = Side{Center: a.New, N: a.Pairs, Forks: a.Runs}
+	row.Ratio = a.Ratio
+	var notes []string
+	if a.Runs < 2 {
+		row.Verdict = TooFew
+		notes = append(notes, "need at least 2 duet runs for an interval")
+	} else {
+		row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+		if w := a.Shuffled.RelWidth(); w > 0 && a.Ratio.RelWidth() > 0 {
+			notes = append(notes, fmt.Sprintf("unpaired ±%.2f%% (%.1f× wider)", 50*w, w/a.Ratio.RelWidth()))
+		}
+	}
+	if a.OneSidedPairs+a.OneSidedRuns > 0 {
+		notes = append(notes, fmt.Sprintf("left out %d pairs and %d runs disturbed on one side", a.OneSidedPairs, a.OneSidedRuns))
+	}
+	notes = append(notes, a.Warnings...)
+	row.Note = strings.Join(notes, "; ")
 }

@@ -40,6 +40,10 @@ type Options struct {
 	Sink Sink
 	// Progress, if not nil, is called before each fork.
 	Progress func(Progress)
+	// TargetConfig, if not nil, gives a target its own configuration in
+	// place of Config (a plan used as the upper bound of the criterion); a
+	// target for which it returns false is not run.
+	TargetConfig func(t *Target) (stop.Config, bool)
 }
 
 // DefaultOptions are the defaults of `mbench run`.
@@ -105,6 +109,7 @@ func Suite(ctx context.Context, targets []Target, opts Options) ([]*Result, erro
 	}
 	type state struct {
 		res  *Result
+		cfg  stop.Config
 		ctrl *stop.Controller
 		fork int
 		done bool
@@ -113,7 +118,19 @@ func Suite(ctx context.Context, targets []Target, opts Options) ([]*Result, erro
 	results := make([]*Result, len(targets))
 	for i := range targets {
 		results[i] = &Result{Target: &targets[i]}
-		states[i] = &state{res: results[i], ctrl: stop.NewController(opts.Config, crit)}
+		cfg := opts.Config
+		if opts.TargetConfig != nil {
+			c, ok := opts.TargetConfig(&targets[i])
+			if !ok {
+				states[i] = &state{res: results[i], done: true}
+				continue
+			}
+			if err := c.Validate(); err != nil {
+				return nil, fmt.Errorf("%s: %w", targets[i].Key, err)
+			}
+			cfg = c
+		}
+		states[i] = &state{res: results[i], cfg: cfg, ctrl: stop.NewController(cfg, crit)}
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6d62656e6368))
 	start := time.Now()
@@ -122,7 +139,7 @@ func Suite(ctx context.Context, targets []Target, opts Options) ([]*Result, erro
 	for suite := 1; ; suite++ {
 		var active []*state
 		for _, s := range states {
-			if !s.done && s.ctrl.NeedFork() {
+			if !s.done && s.ctrl != nil && s.ctrl.NeedFork() {
 				active = append(active, s)
 			} else {
 				s.done = true
@@ -138,14 +155,14 @@ func Suite(ctx context.Context, targets []Target, opts Options) ([]*Result, erro
 			}
 			if opts.Progress != nil {
 				p := Progress{SuiteRun: suite, Done: forksDone, Target: s.res.Target, Elapsed: time.Since(start)}
-				p.Planned = forksDone + remainingForks(states, opts.Config, func(s *state) (bool, int) { return s.done, s.fork })
+				p.Planned = forksDone + remainingForks(states, func(s *state) (bool, int, int) { return s.done, s.fork, s.cfg.ForksMin })
 				if forksDone > 0 {
 					p.ETA = time.Duration(float64(forkTime) / float64(forksDone) * float64(p.Planned-forksDone))
 				}
 				opts.Progress(p)
 			}
 			t0 := time.Now()
-			err := runOne(ctx, s.res, s.ctrl, &s.fork, suite, opts)
+			err := runOne(ctx, s.res, s.ctrl, &s.fork, suite, s.cfg, opts)
 			s.res.Report = s.ctrl.Report()
 			elapsed := time.Since(t0)
 			s.res.Time += elapsed
@@ -167,12 +184,12 @@ func Suite(ctx context.Context, targets []Target, opts Options) ([]*Result, erro
 
 // remainingForks is a lower bound of the forks still to run: every target
 // not done needs at least one more, and at least f_min in all.
-func remainingForks[S any](states []S, cfg stop.Config, get func(S) (done bool, forks int)) int {
+func remainingForks[S any](states []S, get func(S) (done bool, forks, forksMin int)) int {
 	n := 0
 	for _, s := range states {
-		done, forks := get(s)
+		done, forks, forksMin := get(s)
 		if !done {
-			n += max(1, cfg.ForksMin-forks)
+			n += max(1, forksMin-forks)
 		}
 	}
 	return n
@@ -181,10 +198,10 @@ func remainingForks[S any](states []S, cfg stop.Config, get func(S) (done bool, 
 // runOne runs one fork of a target: calibration first if it has none, then
 // warm-up iterations until the controller ends them, then the measurement
 // iterations, and the fork checkpoint.
-func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, suite int, opts Options) error {
+func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, suite int, cfg stop.Config, opts Options) error {
 	t := res.Target
 	if res.N == 0 {
-		n, _, err := Calibrate(ctx, t, opts.Config.IterTime, opts.Benchmem, opts.ForkTimeout)
+		n, _, err := Calibrate(ctx, t, cfg.IterTime, opts.Benchmem, opts.ForkTimeout)
 		if err != nil {
 			return err
 		}
@@ -200,7 +217,7 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 	var sinkErr error
 	spec := ForkSpec{
 		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,
-		BenchTime: fmt.Sprintf("%dx", res.N), Count: opts.Config.WarmupMax + opts.Config.Measure,
+		BenchTime: fmt.Sprintf("%dx", res.N), Count: cfg.WarmupMax + cfg.Measure,
 		Benchmem: opts.Benchmem, CPUs: t.CPUs, Timeout: opts.ForkTimeout,
 	}
 	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {

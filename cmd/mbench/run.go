@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -77,7 +78,13 @@ type runFlags struct {
 	out     string
 	jsonOut string
 	verbose bool
-	noBuild bool // internal: for tests of prebuilt binaries
+	levels  string
+	plan    string
+	rmitMin int
+	// criterionSet records an explicit -criterion: with -plan, the plan
+	// is then the criterion's upper bound.
+	criterionSet bool
+	noBuild      bool // internal: for tests of prebuilt binaries
 }
 
 // DefaultRunOptions are mbench run's defaults, chosen from the evaluation in
@@ -115,7 +122,17 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&f.out, "o", "", "also write the measurement iterations to `file` in the Go benchmark format")
 	fs.StringVar(&f.jsonOut, "json", "", "also stream every iteration to `file` in mbench's JSON Lines format")
 	fs.BoolVar(&f.verbose, "v", false, "print each fork as it starts")
-	return func(e *env, args []string) error { return runCmd(e, f, args) }
+	fs.StringVar(&f.levels, "levels", "", "run every benchmark in a fixed `S,I,D` configuration: S suite runs × I forks × D iterations (input for mbench optimize)")
+	fs.StringVar(&f.plan, "plan", "", "run each benchmark in its configuration from plan `file` (written by mbench optimize)")
+	fs.IntVar(&f.rmitMin, "rmit-min", 3, "with -levels or -plan, interleave at least `n` different benchmarks in each suite run")
+	return func(e *env, args []string) error {
+		fs.Visit(func(fl *flag.Flag) {
+			if fl.Name == "criterion" {
+				f.criterionSet = true
+			}
+		})
+		return runCmd(e, f, args)
+	}
 }
 
 func runCmd(e *env, f *runFlags, args []string) error {
@@ -125,6 +142,20 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	}
 	if !contains(stop.Names, o.Criterion) {
 		return usagef("-criterion %q: want one of %s", o.Criterion, strings.Join(stop.Names, ", "))
+	}
+	var levels run.Levels
+	switch {
+	case f.levels != "" && f.plan != "":
+		return usagef("-levels and -plan: give one")
+	case f.levels != "":
+		l, err := parseLevels(f.levels)
+		if err != nil {
+			return usagef("-levels %q: %v", f.levels, err)
+		}
+		levels = l
+	}
+	if f.rmitMin < 1 {
+		return usagef("-rmit-min %d: want at least 1", f.rmitMin)
 	}
 	var pin []int
 	if f.cpuset != "" {
@@ -218,10 +249,25 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	o.Progress = progress.update
 
 	fmt.Fprint(e.stdout, platform.Header())
-	fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d\n\n",
-		id, label, len(targets), o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax, o.Config.Measure, o.Config.ForksMin, o.Config.ForksMax)
+	if f.levels != "" {
+		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, levels %v (suite runs × forks × iterations), iteration %v, warm-up %d per fork\n\n",
+			id, label, len(targets), levels, o.Config.IterTime, o.Config.WarmupMin)
+	} else {
+		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d\n\n",
+			id, label, len(targets), o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax, o.Config.Measure, o.Config.ForksMin, o.Config.ForksMax)
+	}
 
-	results, runErr := run.Suite(ctx, targets, *o)
+	var results []*run.Result
+	var runErr error
+	if f.levels != "" {
+		meta.Settings["levels"] = fmt.Sprintf("%d,%d,%d", levels.SuiteRuns, levels.Forks, levels.Iterations)
+		meta.Settings["criterion"] = "levels"
+		so := run.StaticOptions{Options: *o, Warmup: o.Config.WarmupMin, MinPerSuiteRun: f.rmitMin,
+			Levels: func(*run.Target) (run.Levels, bool) { return levels, true }}
+		results, runErr = run.StaticSuite(ctx, targets, so)
+	} else {
+		results, runErr = run.Suite(ctx, targets, *o)
+	}
 	progress.done()
 	status := "complete"
 	switch {
@@ -454,4 +500,21 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// parseLevels parses "S,I,D".
+func parseLevels(s string) (run.Levels, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return run.Levels{}, errors.New("want S,I,D: suite runs, forks per suite run, iterations per fork")
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v < 1 {
+			return run.Levels{}, fmt.Errorf("%q is not a positive integer", p)
+		}
+		n[i] = v
+	}
+	return run.Levels{SuiteRuns: n[0], Forks: n[1], Iterations: n[2]}, nil
 }

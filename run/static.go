@@ -1,0 +1,256 @@
+package run
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/stop"
+)
+
+// Levels is a fixed configuration in paper 003's repetition levels: a
+// benchmark runs in SuiteRuns suite runs, in Forks forks (processes) in each
+// (the paper's iterations; each placed at its own random position in the
+// suite run), and each fork measures Iterations consecutive iterations of the
+// iteration time (the paper's duration level, cut into slices so that
+// shorter durations can be simulated from prefixes).
+type Levels struct {
+	SuiteRuns, Forks, Iterations int
+}
+
+// Total is the number of measurement iterations l asks for.
+func (l Levels) Total() int { return l.SuiteRuns * l.Forks * l.Iterations }
+
+func (l Levels) String() string {
+	return fmt.Sprintf("%d×%d×%d", l.SuiteRuns, l.Forks, l.Iterations)
+}
+
+// Validate reports a level that is not positive.
+func (l Levels) Validate() error {
+	if l.SuiteRuns < 1 || l.Forks < 1 || l.Iterations < 1 {
+		return fmt.Errorf("levels %d,%d,%d: every level must be at least 1", l.SuiteRuns, l.Forks, l.Iterations)
+	}
+	return nil
+}
+
+// StaticOptions control StaticSuite.
+type StaticOptions struct {
+	Options
+	// Levels gives each target its configuration. A target for which it
+	// returns false is not run.
+	Levels func(t *Target) (Levels, bool)
+	// Warmup is the number of warm-up iterations each fork runs and
+	// discards before its measurement iterations.
+	Warmup int
+	// MinPerSuiteRun is the fewest different benchmarks a suite run should
+	// interleave (paper 003 §5, "Ensure proper RMIT execution"). Suite runs
+	// are first assigned so that the targets that need fewer of them
+	// spread over all; a suite run still short of MinPerSuiteRun
+	// benchmarks borrows one fork of targets that are not in it, cheapest
+	// first. Their measurements are kept: they are extra data, not filler.
+	MinPerSuiteRun int
+}
+
+// StaticSuite runs every target in the fixed configuration StaticOptions.Levels
+// gives it: suite run after suite run, all forks of a suite run (every
+// target's) in one random order. It is the execution of `mbench run -levels`
+// and `-plan`. Coordinates: SuiteRun is the suite run (1-based), Fork counts
+// a target's forks across suite runs (1-based), Iteration counts within the
+// fork (0-based, warm-up first). Criterion and Config.Forks* of the options are
+// not used; Config.IterTime is the iteration time calibrated for.
+func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*Result, error) {
+	if opts.Config.IterTime <= 0 {
+		return nil, errors.New("iteration time must be positive")
+	}
+	if opts.Metric == "" {
+		opts.Metric = "sec/op"
+	}
+	if opts.Instance == "" {
+		opts.Instance, _ = os.Hostname()
+	}
+	results := make([]*Result, len(targets))
+	levels := make([]Levels, len(targets))
+	for i := range targets {
+		results[i] = &Result{Target: &targets[i]}
+		l, ok := opts.Levels(&targets[i])
+		if !ok {
+			continue
+		}
+		if err := l.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", targets[i].Key, err)
+		}
+		levels[i] = l
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x6d62656e6368))
+	schedule := assignSuiteRuns(levels, opts.MinPerSuiteRun, rng)
+
+	planned := 0
+	for _, run := range schedule {
+		planned += len(run)
+	}
+	forks := make([]int, len(targets))
+	warm := make([][]int, len(targets))
+	start := time.Now()
+	var forkTime time.Duration
+	done := 0
+	for s, entries := range schedule {
+		rng.Shuffle(len(entries), func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
+		for _, ti := range entries {
+			res := results[ti]
+			if res.Failed() {
+				done++
+				continue
+			}
+			if ctx.Err() != nil {
+				return results, ErrInterrupted
+			}
+			if opts.Progress != nil {
+				p := Progress{SuiteRun: s + 1, Done: done, Planned: planned, Target: res.Target, Elapsed: time.Since(start)}
+				if done > 0 {
+					p.ETA = time.Duration(float64(forkTime) / float64(done) * float64(planned-done))
+				}
+				opts.Progress(p)
+			}
+			t0 := time.Now()
+			forks[ti]++
+			err := runStaticFork(ctx, res, s+1, forks[ti], levels[ti].Iterations, &opts)
+			elapsed := time.Since(t0)
+			res.Time += elapsed
+			forkTime += elapsed
+			done++
+			warm[ti] = append(warm[ti], opts.Warmup)
+			res.Report = stop.Report{
+				Criterion: stop.Static{}.Name(), Forks: forks[ti], Warmup: warm[ti], Measured: countPhase(res.Measurements, bench.Measure),
+				Reason: "levels " + levels[ti].String(),
+			}
+			var fe *ForkError
+			switch {
+			case errors.As(err, &fe):
+				res.Failures = append(res.Failures, fe)
+			case ctx.Err() != nil:
+				return results, ErrInterrupted
+			case err != nil:
+				return results, err
+			}
+		}
+	}
+	for i, r := range results {
+		if r.Report.Forks > 0 {
+			r.Report.Done = true
+			if extra := r.Report.Forks - levels[i].SuiteRuns*levels[i].Forks; extra > 0 {
+				r.Report.Reason += fmt.Sprintf(" + %d forks to interleave", extra)
+			}
+		}
+	}
+	return results, nil
+}
+
+func countPhase(ms []bench.Measurement, p bench.Phase) int {
+	n := 0
+	for _, m := range ms {
+		if m.Coord.Phase == p {
+			n++
+		}
+	}
+	return n
+}
+
+// assignSuiteRuns returns, per suite run, the targets' forks it runs (one
+// entry per fork). Targets that need every suite run take them all; the
+// others take, largest first, the suite runs with the fewest different
+// targets so far (paper 003 §5's advice to keep RMIT meaningful when few
+// benchmarks remain). A suite run left with fewer than minPer different
+// targets borrows one fork of the cheapest targets not in it.
+func assignSuiteRuns(levels []Levels, minPer int, rng *rand.Rand) [][]int {
+	runs := 0
+	var order []int
+	for i, l := range levels {
+		if l.SuiteRuns > 0 {
+			runs = max(runs, l.SuiteRuns)
+			order = append(order, i)
+		}
+	}
+	if runs == 0 {
+		return nil
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(levels[b].SuiteRuns, levels[a].SuiteRuns) })
+	members := make([][]int, runs) // distinct targets per suite run
+	schedule := make([][]int, runs)
+	for _, ti := range order {
+		l := levels[ti]
+		idx := rng.Perm(runs) // random among equally full suite runs
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(len(members[a]), len(members[b])) })
+		chosen := idx[:l.SuiteRuns]
+		slices.Sort(chosen)
+		for _, s := range chosen {
+			members[s] = append(members[s], ti)
+			for range l.Forks {
+				schedule[s] = append(schedule[s], ti)
+			}
+		}
+	}
+	want := min(minPer, len(order))
+	byCost := slices.Clone(order)
+	slices.SortStableFunc(byCost, func(a, b int) int { return cmp.Compare(levels[a].Iterations, levels[b].Iterations) })
+	for s := range schedule {
+		for _, ti := range byCost {
+			if len(members[s]) >= want {
+				break
+			}
+			if !slices.Contains(members[s], ti) {
+				members[s] = append(members[s], ti)
+				schedule[s] = append(schedule[s], ti)
+			}
+		}
+	}
+	return schedule
+}
+
+// runStaticFork runs one fork of a target: calibration first if it has
+// none, then warm-up and measurement iterations.
+func runStaticFork(ctx context.Context, res *Result, suite, fork, iters int, opts *StaticOptions) error {
+	t := res.Target
+	if res.N == 0 {
+		n, _, err := Calibrate(ctx, t, opts.Config.IterTime, opts.Benchmem, opts.ForkTimeout)
+		if err != nil {
+			return err
+		}
+		res.N = n
+	}
+	spec := ForkSpec{
+		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,
+		BenchTime: fmt.Sprintf("%dx", res.N), Count: opts.Warmup + iters,
+		Benchmem: opts.Benchmem, CPUs: t.CPUs, Timeout: opts.ForkTimeout,
+	}
+	iter := 0
+	var sinkErr error
+	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
+		if m.Key != t.Key {
+			return true
+		}
+		phase := bench.Measure
+		if iter < opts.Warmup {
+			phase = bench.Warmup
+		}
+		m.Coord = bench.Coord{Instance: opts.Instance, SuiteRun: suite, Fork: fork, Iteration: iter, Phase: phase}
+		iter++
+		res.Measurements = append(res.Measurements, *m)
+		if opts.Sink != nil {
+			if err := opts.Sink.Append(m); err != nil {
+				sinkErr = err
+				return false
+			}
+		}
+		return iter < opts.Warmup+iters
+	})
+	if sinkErr != nil {
+		return fmt.Errorf("storing a measurement: %w", sinkErr)
+	}
+	return err
+}
