@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,6 +164,14 @@ func buildKey(ctx context.Context, opts BuildOptions, pkg, envKey string) (strin
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "mbench build key v1\n%s\ntags=%s\ngcflags=%s\n%s\n", envKey, opts.Tags, opts.GCFlags, pkg)
+	// Every overlay counts, also one replacing a standard-library file
+	// (the testing probe), which the loop below does not hash.
+	for _, f := range slices.Sorted(maps.Keys(opts.Overlay)) {
+		fmt.Fprintf(h, "overlay %s\n", f)
+		if err := hashFile(h, opts.Overlay[f]); err != nil {
+			return "", err
+		}
+	}
 	for _, d := range deps {
 		if d.Standard {
 			fmt.Fprintf(h, "std %s\n", d.ImportPath)

@@ -85,7 +85,7 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 	cmd.WaitDelay = 5 * time.Second
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := startPinned(cmd, spec.CPUs); err != nil {
+	if err := StartPinned(cmd, spec.CPUs); err != nil {
 		return &ForkError{Spec: &spec, Err: err}
 	}
 	var waitErr error
@@ -173,10 +173,10 @@ func killGroup(cmd *exec.Cmd) error {
 	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
-// startPinned starts cmd with its CPU affinity set to cpus. A child
+// StartPinned starts cmd with its CPU affinity set to cpus. A child
 // inherits the affinity of the thread that forks it, so the thread is
 // locked, pinned, used to start the child, and restored.
-func startPinned(cmd *exec.Cmd, cpus []int) error {
+func StartPinned(cmd *exec.Cmd, cpus []int) error {
 	if len(cpus) == 0 {
 		return cmd.Start()
 	}
