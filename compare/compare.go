@@ -122,6 +122,9 @@ type Row struct {
 	Verdict Verdict
 	// Note explains a TooFew verdict or another limit of this row.
 	Note string
+	// Shuffled is, for a duet, the interval the same data give with the
+	// pairing shuffled across runs: what the synchronisation bought.
+	Shuffled stats.Interval
 }
 
 // Change returns the relative change new/old - 1.
@@ -149,6 +152,10 @@ type Result struct {
 	}
 	// Warnings are problems of the data that limit the conclusions.
 	Warnings []string
+	// Paired is set when the two sides are the halves of a duet (see
+	// Paired): rows compare paired iterations, and Row.Old and Row.New
+	// centres are geometric means.
+	Paired bool
 }
 
 // Regressions returns the rows whose verdict is Worse.
@@ -224,6 +231,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	boot := stats.Bootstrap{Level: 1 - opts.Alpha, Replicates: opts.Replicates}
 	minN := MinSamples(opts.Alpha)
 	paired := Paired(old, new)
+	res.Paired = paired
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -484,6 +492,7 @@ func pairedRow(row *Row, o, n *bench.Sample, opts Options, better int) {
 	row.Old = Side{Center: a.Old, N: a.Pairs, Forks: a.Runs}
 	row.New = Side{Center: a.New, N: a.Pairs, Forks: a.Runs}
 	row.Ratio = a.Ratio
+	row.Shuffled = a.Shuffled
 	var notes []string
 	if a.Runs < 2 {
 		row.Verdict = TooFew

@@ -54,6 +54,10 @@ func (r *Result) betterWord() string {
 }
 
 func (r *Result) header() string {
+	if r.Paired {
+		return fmt.Sprintf("%s (%s): duet of %s vs %s, geometric means of paired iterations; %g%% CI of new/old over runs; changes under %s are not reported",
+			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, 100*r.Level, pct(r.Threshold, false))
+	}
 	return fmt.Sprintf("%s (%s): %s of %s vs %s; %g%% CI of new/old; changes under %s are not reported",
 		r.Metric, r.betterWord(), r.Stat, r.NewLabel, r.OldLabel, 100*r.Level, pct(r.Threshold, false))
 }

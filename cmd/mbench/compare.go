@@ -80,15 +80,20 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				if err := res.Write(e.stdout, compare.Format(*format)); err != nil {
 					return err
 				}
-				if n := len(res.Regressions()); *fail && n > 0 {
-					var names []string
-					for _, r := range res.Regressions() {
-						names = append(names, r.Key.String())
-					}
-					return &regressionError{n: n, names: strings.Join(names, ", ")}
+				if regs := res.Regressions(); *fail && len(regs) > 0 {
+					return regressionErrorOf(regs)
 				}
 				return nil
 			}
 		},
 	})
+}
+
+// regressionErrorOf is the error of -fail for the rows that got worse.
+func regressionErrorOf(regs []compare.Row) error {
+	var names []string
+	for _, r := range regs {
+		names = append(names, r.Key.String())
+	}
+	return &regressionError{n: len(regs), names: strings.Join(names, ", ")}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/optimize"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/stop"
@@ -84,6 +85,7 @@ type runFlags struct {
 	// criterionSet records an explicit -criterion: with -plan, the plan
 	// is then the criterion's upper bound.
 	criterionSet bool
+	iterSet      bool
 	noBuild      bool // internal: for tests of prebuilt binaries
 }
 
@@ -127,8 +129,11 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.IntVar(&f.rmitMin, "rmit-min", 3, "with -levels or -plan, interleave at least `n` different benchmarks in each suite run")
 	return func(e *env, args []string) error {
 		fs.Visit(func(fl *flag.Flag) {
-			if fl.Name == "criterion" {
+			switch fl.Name {
+			case "criterion":
 				f.criterionSet = true
+			case "iter":
+				f.iterSet = true
 			}
 		})
 		return runCmd(e, f, args)
@@ -156,6 +161,18 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	}
 	if f.rmitMin < 1 {
 		return usagef("-rmit-min %d: want at least 1", f.rmitMin)
+	}
+	var plan *optimize.Plan
+	if f.plan != "" {
+		p, err := optimize.ReadPlanFile(f.plan)
+		if err != nil {
+			return err
+		}
+		if f.iterSet && o.Config.IterTime != p.IterTime {
+			return usagef("-iter %v: the plan %s counts iterations of %v; drop -iter", o.Config.IterTime, f.plan, p.IterTime)
+		}
+		o.Config.IterTime = p.IterTime
+		plan = p
 	}
 	var pin []int
 	if f.cpuset != "" {
@@ -220,6 +237,25 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	if f.cpu != "" {
 		meta.Settings["cpu"] = f.cpu
 	}
+	if plan != nil {
+		meta.Settings["plan"] = f.plan
+		meta.Settings["iter"] = plan.IterTime.String()
+		if !f.criterionSet {
+			meta.Settings["criterion"] = "plan"
+			meta.Settings["wi"] = fmt.Sprint(o.Config.WarmupMin)
+			for _, k := range []string{"wi-min", "wi-max", "mi", "f-min", "f-max", "window"} {
+				delete(meta.Settings, k)
+			}
+		}
+	}
+	if f.levels != "" {
+		meta.Settings["levels"] = fmt.Sprintf("%d,%d,%d", levels.SuiteRuns, levels.Forks, levels.Iterations)
+		meta.Settings["criterion"] = "levels"
+		meta.Settings["wi"] = fmt.Sprint(o.Config.WarmupMin)
+		for _, k := range []string{"wi-min", "wi-max", "mi", "f-min", "f-max", "window"} {
+			delete(meta.Settings, k)
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(f.db), 0o777); err != nil {
 		return err
 	}
@@ -249,23 +285,43 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	o.Progress = progress.update
 
 	fmt.Fprint(e.stdout, platform.Header())
-	if f.levels != "" {
+	switch {
+	case plan != nil && f.criterionSet:
+		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, plan %s as the upper bound of criterion %s, iteration %v, warm-up %d-%d\n\n",
+			id, label, len(targets), f.plan, o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax)
+	case plan != nil:
+		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, plan %s (full run %v), iteration %v, warm-up %d per fork\n\n",
+			id, label, len(targets), f.plan, plan.Levels, o.Config.IterTime, o.Config.WarmupMin)
+	case f.levels != "":
 		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, levels %v (suite runs × forks × iterations), iteration %v, warm-up %d per fork\n\n",
 			id, label, len(targets), levels, o.Config.IterTime, o.Config.WarmupMin)
-	} else {
+	default:
 		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d\n\n",
 			id, label, len(targets), o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax, o.Config.Measure, o.Config.ForksMin, o.Config.ForksMax)
 	}
 
 	var results []*run.Result
 	var runErr error
-	if f.levels != "" {
-		meta.Settings["levels"] = fmt.Sprintf("%d,%d,%d", levels.SuiteRuns, levels.Forks, levels.Iterations)
-		meta.Settings["criterion"] = "levels"
+	switch {
+	case plan != nil && f.criterionSet:
+		po := *o
+		po.TargetConfig = func(t *run.Target) (stop.Config, bool) {
+			l := planLevels(e, plan, f.plan, t)
+			c := o.Config
+			c.Measure, c.ForksMax = l.Iterations, l.SuiteRuns*l.Forks
+			c.ForksMin = min(c.ForksMin, c.ForksMax)
+			return c, true
+		}
+		results, runErr = run.Suite(ctx, targets, po)
+	case plan != nil:
+		so := run.StaticOptions{Options: *o, Warmup: o.Config.WarmupMin, MinPerSuiteRun: f.rmitMin,
+			Levels: func(t *run.Target) (run.Levels, bool) { return planLevels(e, plan, f.plan, t), true }}
+		results, runErr = run.StaticSuite(ctx, targets, so)
+	case f.levels != "":
 		so := run.StaticOptions{Options: *o, Warmup: o.Config.WarmupMin, MinPerSuiteRun: f.rmitMin,
 			Levels: func(*run.Target) (run.Levels, bool) { return levels, true }}
 		results, runErr = run.StaticSuite(ctx, targets, so)
-	} else {
+	default:
 		results, runErr = run.Suite(ctx, targets, *o)
 	}
 	progress.done()
@@ -517,4 +573,25 @@ func parseLevels(s string) (run.Levels, error) {
 		n[i] = v
 	}
 	return run.Levels{SuiteRuns: n[0], Forks: n[1], Iterations: n[2]}, nil
+}
+
+// planLevels is a target's configuration in plan: its own, found by key or,
+// when the plan was made at another GOMAXPROCS, by package and name alone;
+// the plan's full configuration, with a warning, for a benchmark the plan
+// does not know.
+func planLevels(e *env, plan *optimize.Plan, file string, t *run.Target) run.Levels {
+	if pb, ok := plan.Lookup(t.Key); ok {
+		return run.Levels(pb.Levels)
+	}
+	var found []optimize.PlanBenchmark
+	for _, pb := range plan.Benchmarks {
+		if pb.Key.Package == t.Key.Package && pb.Key.Name == t.Key.Name {
+			found = append(found, pb)
+		}
+	}
+	if len(found) == 1 {
+		return run.Levels(found[0].Levels)
+	}
+	e.warnf("%s: not in the plan %s; running the full configuration %v (run mbench optimize again)", t.Key, file, plan.Levels)
+	return run.Levels(plan.Levels)
 }

@@ -1,0 +1,62 @@
+package optimize
+
+import (
+	"strconv"
+	"testing"
+	"time"
+)
+
+// The speed requirement: Algorithm 1 on 1,000 benchmarks of a 3×5×5 run
+// with 10,000 bootstrap replicates in under a minute on a 2-core machine.
+// suite(…) spreads the benchmarks' noise from 0.05% to 20%, so the fixture
+// has quiet benchmarks that stop at the cheapest cost class, noisy ones
+// that stay unstable up to the full configuration, and everything between.
+//
+//	go test -run XXX -bench 'Optimize/n=1000' -benchtime 1x ./optimize/
+//
+// The n=100 variant is the same at a tenth of the size.
+func BenchmarkOptimize(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		bs := suite(42, n, Levels{3, 5, 5})
+		for _, m := range []Metric{RCIWMean, RCIWT, RCIWMedian, CV, RMAD} {
+			b.Run("n="+strconv.Itoa(n)+"/metric="+m.String(), func(b *testing.B) {
+				opts := DefaultOptions
+				opts.Metric = m
+				opts.Baselines = false
+				var rep *Report
+				for b.Loop() {
+					var err error
+					if rep, err = Optimize(bs, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(rep.Plan.Stable)/float64(n), "stable/bench")
+				b.ReportMetric(rep.Plan.Saving, "saving")
+			})
+		}
+	}
+}
+
+// TestOptimize1000 holds the speed requirement as a test (about 2 s of two
+// cores; skipped with -short):
+//
+//	go test -run Optimize1000 -v ./optimize/
+func TestOptimize1000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1,000 benchmarks: skipped with -short")
+	}
+	bs := suite(42, 1000, Levels{3, 5, 5})
+	opts := DefaultOptions
+	opts.Metric = RCIWMean
+	opts.Baselines = false
+	start := time.Now()
+	rep, err := Optimize(bs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	t.Logf("1,000 benchmarks, rciw-mean, 10,000 replicates: %v; %d stable, %.1f%% of iterations saved", elapsed, rep.Plan.Stable, 100*rep.Plan.Saving)
+	if elapsed > time.Minute {
+		t.Errorf("took %v, the limit is 1m", elapsed)
+	}
+}
