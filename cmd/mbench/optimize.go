@@ -123,9 +123,7 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 				return err
 			}
 			if *format == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
+				return writeJSON(e, optimizeJSON(rep))
 			}
 			writeOptimizeReport(e, rep, tidy)
 			fmt.Fprintf(e.stderr, "mbench: plan for %d benchmarks written to %s\n", len(rep.Results), *out)
@@ -154,9 +152,7 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		if *format == "json" {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rr)
+			return writeJSON(e, replayJSON(rr))
 		}
 		writeReplayReport(e, rr)
 		return nil
@@ -208,7 +204,22 @@ func iterTimeOf(r *bench.Run) (time.Duration, error) {
 	return d, nil
 }
 
+// writePlanFile writes p to path: through a temporary file renamed into
+// place, so that a failed write leaves no half a plan, unless path is not a
+// regular file (a device such as /dev/null, or a pipe), which is written
+// directly.
 func writePlanFile(path string, p *optimize.Plan) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		if err := optimize.WritePlan(f, p); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -326,4 +337,144 @@ func iterTime(n int, d time.Duration) string {
 		return fmt.Sprintf("%d iters", n)
 	}
 	return (time.Duration(n) * d).Round(time.Millisecond).String()
+}
+
+func writeJSON(e *env, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// num is a float64 that is null in JSON when it is NaN or infinite.
+type num float64
+
+func (n num) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(n))
+}
+
+type jsonLevels struct {
+	S int `json:"s"`
+	I int `json:"i"`
+	D int `json:"d"`
+}
+
+func levelsJSON(l optimize.Levels) jsonLevels { return jsonLevels{l.SuiteRuns, l.Forks, l.Iterations} }
+
+type jsonChoice struct {
+	Levels jsonLevels `json:"levels"`
+	Metric num        `json:"metric"`
+	Stable bool       `json:"stable"`
+	Result num        `json:"result"`
+	Change num        `json:"change"`
+}
+
+func choiceJSON(c optimize.Choice) jsonChoice {
+	return jsonChoice{levelsJSON(c.Levels), num(c.Metric), c.Stable, num(c.Result), num(c.Change)}
+}
+
+type jsonSummary struct {
+	Iterations int     `json:"iterations"`
+	Seconds    float64 `json:"seconds"`
+	Saving     num     `json:"saving"`
+	Stable     int     `json:"stable"`
+	Within1    num     `json:"within1"`
+	Within3    num     `json:"within3"`
+	Within5    num     `json:"within5"`
+}
+
+func summaryJSON(s optimize.Summary) jsonSummary {
+	return jsonSummary{s.Iterations, s.Time.Seconds(), num(s.Saving), s.Stable, num(s.Within1), num(s.Within3), num(s.Within5)}
+}
+
+// optimizeJSON is the documented JSON form of a report (docs/formats.md).
+func optimizeJSON(rep *optimize.Report) any {
+	type row struct {
+		Package string     `json:"pkg"`
+		Name    string     `json:"name"`
+		Procs   int        `json:"procs"`
+		Full    jsonChoice `json:"full"`
+		Plan    jsonChoice `json:"plan"`
+		Minimum jsonChoice `json:"minimum"`
+		Random  jsonChoice `json:"random"`
+	}
+	out := struct {
+		Metric     string      `json:"metric"`
+		Threshold  float64     `json:"threshold"`
+		IterTime   string      `json:"iter_time"`
+		Levels     jsonLevels  `json:"levels"`
+		Benchmarks []row       `json:"benchmarks"`
+		Full       jsonSummary `json:"full"`
+		Plan       jsonSummary `json:"plan"`
+		Minimum    jsonSummary `json:"minimum"`
+		Random     jsonSummary `json:"random"`
+	}{
+		Metric: rep.Options.Metric.String(), Threshold: rep.Options.Threshold, IterTime: rep.Options.IterTime.String(),
+		Levels: levelsJSON(rep.Levels), Plan: summaryJSON(rep.Plan), Minimum: summaryJSON(rep.Minimum), Random: summaryJSON(rep.Random),
+		Full: jsonSummary{Iterations: rep.FullIterations, Seconds: rep.FullTime.Seconds(), Stable: -1, Within1: 1, Within3: 1, Within5: 1},
+	}
+	for _, r := range rep.Results {
+		out.Benchmarks = append(out.Benchmarks, row{r.Key.Package, r.Key.Name, r.Key.Procs,
+			choiceJSON(r.Full), choiceJSON(r.Plan), choiceJSON(r.Minimum), choiceJSON(r.Random)})
+	}
+	return out
+}
+
+// replayJSON is the documented JSON form of a replay (docs/formats.md).
+func replayJSON(rr *optimize.ReplayReport) any {
+	type detection struct {
+		Change    num    `json:"change"`
+		Direction string `json:"direction"`
+	}
+	type comparison struct {
+		Package string     `json:"pkg"`
+		Name    string     `json:"name"`
+		Procs   int        `json:"procs"`
+		Levels  jsonLevels `json:"levels"`
+		Full    detection  `json:"full"`
+		Plan    detection  `json:"plan"`
+		Outcome string     `json:"outcome"`
+	}
+	type counts struct {
+		TP       int `json:"tp"`
+		FP       int `json:"fp"`
+		FN       int `json:"fn"`
+		TN       int `json:"tn"`
+		Reversed int `json:"reversed"`
+		FPR      num `json:"fpr"`
+		FNR      num `json:"fnr"`
+	}
+	countsOf := func(c optimize.Counts) counts {
+		return counts{c.TP, c.FP, c.FN, c.TN, c.Reversed, num(c.FPR()), num(c.FNR())}
+	}
+	dir := func(d optimize.Detection) detection {
+		w := map[optimize.Direction]string{optimize.Slower: "slower", optimize.Faster: "faster"}[d.Direction]
+		if w == "" {
+			w = "unchanged"
+		}
+		return detection{num(d.Change), w}
+	}
+	type pair struct {
+		Old         string       `json:"old"`
+		New         string       `json:"new"`
+		Comparisons []comparison `json:"comparisons"`
+		Counts      counts       `json:"counts"`
+	}
+	out := struct {
+		MinChange float64 `json:"min_change"`
+		Level     float64 `json:"level"`
+		Pairs     []pair  `json:"pairs"`
+		Counts    counts  `json:"counts"`
+	}{MinChange: rr.Options.MinChange, Level: rr.Options.Bootstrap.Level, Counts: countsOf(rr.Counts)}
+	for _, p := range rr.Pairs {
+		jp := pair{Old: p.Old, New: p.New, Counts: countsOf(p.Counts)}
+		for _, c := range p.Comparisons {
+			jp.Comparisons = append(jp.Comparisons, comparison{c.Key.Package, c.Key.Name, c.Key.Procs, levelsJSON(c.Levels),
+				dir(c.Full), dir(c.Plan), strings.ReplaceAll(outcomeWord(c.Outcome()), " ", "-")})
+		}
+		out.Pairs = append(out.Pairs, jp)
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,11 @@ func TestLevelsOptimizePlan(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("optimize output lacks %q:\n%s", want, out)
 		}
+	}
+	// A device as the plan file is written to, not replaced.
+	mb("optimize", "-db", db, "-o", os.DevNull, "-reps", "1000", "v1")
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode().IsRegular() {
+		t.Fatalf("%s after optimize -o %[1]s: %v, %v", os.DevNull, st.Mode(), err)
 	}
 	p, err := optimize.ReadPlanFile(plan)
 	if err != nil {

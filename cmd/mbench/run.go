@@ -241,25 +241,14 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		meta.Settings["plan"] = f.plan
 		meta.Settings["iter"] = plan.IterTime.String()
 		if !f.criterionSet {
-			meta.Settings["criterion"] = "plan"
-			meta.Settings["wi"] = fmt.Sprint(o.Config.WarmupMin)
-			for _, k := range []string{"wi-min", "wi-max", "mi", "f-min", "f-max", "window"} {
-				delete(meta.Settings, k)
-			}
+			staticSettings(meta.Settings, "plan", o.Config.WarmupMin)
 		}
 	}
 	if f.levels != "" {
 		meta.Settings["levels"] = fmt.Sprintf("%d,%d,%d", levels.SuiteRuns, levels.Forks, levels.Iterations)
-		meta.Settings["criterion"] = "levels"
-		meta.Settings["wi"] = fmt.Sprint(o.Config.WarmupMin)
-		for _, k := range []string{"wi-min", "wi-max", "mi", "f-min", "f-max", "window"} {
-			delete(meta.Settings, k)
-		}
+		staticSettings(meta.Settings, "levels", o.Config.WarmupMin)
 	}
-	if err := os.MkdirAll(filepath.Dir(f.db), 0o777); err != nil {
-		return err
-	}
-	db, err := store.Open(f.db)
+	db, err := openDB(f.db)
 	if err != nil {
 		return err
 	}
@@ -380,14 +369,12 @@ func binaries(ctx context.Context, e *env, f *runFlags, wd string, args []string
 			label, path = "", a
 		}
 		if hasLabel || strings.HasSuffix(path, ".test") {
-			abs, err := filepath.Abs(path)
+			b, err := prebuilt(path)
 			if err != nil {
 				return nil, err
 			}
-			if st, err := os.Stat(abs); err != nil || st.IsDir() {
-				return nil, fmt.Errorf("test binary %s: not a file", path)
-			}
-			bins = append(bins, run.Binary{Path: abs, Dir: filepath.Dir(abs), Label: label})
+			b[0].Label = label
+			bins = append(bins, b...)
 			continue
 		}
 		patterns = append(patterns, a)
@@ -594,4 +581,22 @@ func planLevels(e *env, plan *optimize.Plan, file string, t *run.Target) run.Lev
 	}
 	e.warnf("%s: not in the plan %s; running the full configuration %v (run mbench optimize again)", t.Key, file, plan.Levels)
 	return run.Levels(plan.Levels)
+}
+
+// staticSettings records a fixed configuration (-levels, -plan) in a run's
+// settings in place of the criterion's bounds.
+func staticSettings(settings map[string]string, criterion string, warmup int) {
+	settings["criterion"] = criterion
+	settings["wi"] = fmt.Sprint(warmup)
+	for _, k := range []string{"wi-min", "wi-max", "mi", "f-min", "f-max", "window"} {
+		delete(settings, k)
+	}
+}
+
+// openDB opens the result database at path, creating its directory.
+func openDB(path string) (*store.Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, err
+	}
+	return store.Open(path)
 }
