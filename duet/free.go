@@ -19,7 +19,7 @@ import (
 // Start of an iteration is estimated as the moment its result line arrived
 // minus its timed duration, so Skew still measures how far apart paired
 // iterations ran. There is no filler: a side that finishes first idles.
-// NoFiller and Side.Env apply as in RunPair; onPair and cancellation too.
+// Side.Env, onPair and cancellation work as in RunPair.
 func RunFree(parent context.Context, spec PairSpec, onPair func(Pair) bool) (PairStats, error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -51,7 +51,7 @@ func RunFree(parent context.Context, spec PairSpec, onPair func(Pair) bool) (Pai
 			fs := run.ForkSpec{
 				Binary: sides[s].Binary, Pattern: spec.Pattern, Procs: spec.Procs,
 				BenchTime: fmt.Sprintf("%dx", spec.N), Count: spec.Count, Benchmem: spec.Benchmem,
-				CPUs: []int{sides[s].CPU}, Timeout: spec.Timeout,
+				CPUs: []int{sides[s].CPU}, Timeout: spec.Timeout, Env: sides[s].Env,
 			}
 			errs[s] = run.RunFork(ctx, fs, func(m *bench.Measurement) bool {
 				sec, _ := m.Get("sec/op")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
@@ -35,6 +36,8 @@ type ForkSpec struct {
 	CPUs []int
 	// Timeout ends the fork when it runs longer; 0 means no limit.
 	Timeout time.Duration
+	// Env is added to the process's environment.
+	Env []string
 }
 
 // args returns the test binary's command line for s.
@@ -80,6 +83,9 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 	}
 	cmd := exec.CommandContext(ctx, spec.Binary.Path, spec.args()...)
 	cmd.Dir = spec.Binary.Dir
+	if len(spec.Env) > 0 {
+		cmd.Env = append(os.Environ(), spec.Env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second

@@ -296,9 +296,13 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 	if err := res.Write(e.stdout, compare.Format(f.format)); err != nil {
 		return err
 	}
-	if f.format == string(compare.Text) {
-		writeDuetNotes(e, res, skews)
+	// The duet's own findings follow the text report; with a machine
+	// format on stdout they go to stderr.
+	notes := e
+	if f.format != string(compare.Text) {
+		notes = &env{stdout: e.stderr, stderr: e.stderr}
 	}
+	writeDuetNotes(notes, res, skews)
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted; every finished pair is kept in runs %s and %s", sess.ids[0], sess.ids[1])
