@@ -85,7 +85,9 @@ func seq(args []string) error {
 		}
 	}
 	opts := run.StaticOptions{Options: run.DefaultOptions, Warmup: 1, MinPerSuiteRun: 1,
-		Levels: func(*run.Target) (run.Levels, bool) { return run.Levels{SuiteRuns: *suites, Forks: 1, Iterations: *iters}, true }}
+		Levels: func(*run.Target) (run.Levels, bool) {
+			return run.Levels{SuiteRuns: *suites, Forks: 1, Iterations: *iters}, true
+		}}
 	opts.Config.IterTime = *iter
 	opts.Seed = *seed
 	results, err := run.StaticSuite(ctx, targets, opts)
@@ -120,7 +122,6 @@ func seq(args []string) error {
 	}
 	return f.Close()
 }
-
 
 func load() {
 	buf := make([]byte, 32<<20)
