@@ -216,11 +216,12 @@ func (r *Run) Better(unit string) int {
 }
 
 // DefaultBetter is the direction of improvement of the units `go test`
-// itself reports: time, memory and allocations per op are lower-is-better,
-// throughput ("B/s") is higher-is-better. Other units return 0 (unknown).
+// itself reports, and of mbench duet's CPU time per op: time, CPU time,
+// memory and allocations per op are lower-is-better, throughput ("B/s") is
+// higher-is-better. Other units return 0 (unknown).
 func DefaultBetter(unit string) int {
 	switch {
-	case unit == "sec/op", unit == "B/op", unit == "allocs/op":
+	case unit == "sec/op", unit == "cpu-sec/op", unit == "B/op", unit == "allocs/op":
 		return -1
 	case strings.HasSuffix(unit, "/s"):
 		return +1

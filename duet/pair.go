@@ -97,6 +97,11 @@ type Iteration struct {
 	Start, End time.Time
 	// Wait is how long this side waited at the barrier for the other.
 	Wait time.Duration
+	// CPU is the CPU time of the side's process (all its threads)
+	// during the timed run: what the iteration cost when the time other
+	// processes took this side's CPU away is left out. Zero without the
+	// probe.
+	CPU time.Duration
 	// Fill is what this side did after its timed run until the other's
 	// ended.
 	Fill FillStats

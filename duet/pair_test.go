@@ -186,6 +186,13 @@ func TestRunPairPaired(t *testing.T) {
 				if it.Extra["n"] != n || it.MemAllocs != 0 {
 					t.Errorf("Work: metric n=%v, %d allocations; want %d and none", it.Extra["n"], it.MemAllocs, n)
 				}
+				// Work is computation on one thread: its CPU time is
+				// nearly its wall time, never much more (a pinned
+				// process cannot run two threads at once), and not
+				// nothing.
+				if it.CPU < it.Duration/4 || it.CPU > it.Duration*11/10+time.Millisecond {
+					t.Errorf("Work: CPU time %v for a timed run of %v", it.CPU, it.Duration)
+				}
 			}
 		}
 		if i%count == 0 {

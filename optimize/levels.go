@@ -54,15 +54,17 @@ func (l Levels) Within(full Levels) bool {
 const MinMeasurements = 3
 
 // candidates returns every configuration within full with at least
-// MinMeasurements measurements, cheapest first; configurations of equal cost
+// MinMeasurements measurements and min(minForks, full's s·i) processes,
+// cheapest first; configurations of equal cost
 // are in lexicographic order of (SuiteRuns, Forks, Iterations), the order in
 // which the authors' code enumerates them and so breaks exact ties.
-func candidates(full Levels) []Levels {
+func candidates(full Levels, minForks int) []Levels {
+	minForks = min(minForks, full.SuiteRuns*full.Forks)
 	var out []Levels
 	for s := 1; s <= full.SuiteRuns; s++ {
 		for i := 1; i <= full.Forks; i++ {
 			for d := 1; d <= full.Iterations; d++ {
-				if l := (Levels{s, i, d}); l.Total() >= MinMeasurements {
+				if l := (Levels{s, i, d}); l.Total() >= MinMeasurements && s*i >= minForks {
 					out = append(out, l)
 				}
 			}
@@ -79,7 +81,7 @@ func candidates(full Levels) []Levels {
 // authors' code hard-codes: three processes, one iteration each. Without
 // candidates it is full.
 func minimum(full Levels) Levels {
-	cs := candidates(full)
+	cs := candidates(full, 0)
 	if len(cs) == 0 {
 		return full
 	}

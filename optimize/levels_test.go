@@ -10,7 +10,7 @@ import (
 )
 
 func TestCandidates(t *testing.T) {
-	cs := candidates(Levels{3, 5, 5})
+	cs := candidates(Levels{3, 5, 5}, 0)
 	// 75 configurations less the four with fewer than 3 measurements:
 	// (1,1,1), (1,1,2), (1,2,1), (2,1,1).
 	if len(cs) != 71 {
@@ -29,8 +29,22 @@ func TestCandidates(t *testing.T) {
 	if cs[len(cs)-1] != (Levels{3, 5, 5}) {
 		t.Errorf("last candidate %v, want the full configuration", cs[len(cs)-1])
 	}
-	if cs := candidates(Levels{1, 1, 2}); len(cs) != 0 {
+	if cs := candidates(Levels{1, 1, 2}, 0); len(cs) != 0 {
 		t.Errorf("candidates of 1,1,2: %v, want none", cs)
+	}
+	// At least 3 processes: s·i ≥ 3, as the authors' code counts.
+	cs = candidates(Levels{3, 5, 5}, 3)
+	for _, c := range cs {
+		if c.SuiteRuns*c.Forks < 3 {
+			t.Errorf("candidate %v has fewer than 3 processes", c)
+		}
+	}
+	if want := []Levels{{1, 3, 1}, {3, 1, 1}, {1, 4, 1}}; !slices.Equal(cs[:3], want) {
+		t.Errorf("cheapest candidates with 3 processes %v, want %v", cs[:3], want)
+	}
+	// A full run with fewer processes than asked for: its own.
+	if cs := candidates(Levels{1, 2, 5}, 3); len(cs) == 0 || cs[len(cs)-1] != (Levels{1, 2, 5}) || cs[0].Forks != 2 {
+		t.Errorf("candidates of 1,2,5 with 3 processes: %v, want those with 2", cs)
 	}
 }
 

@@ -35,6 +35,12 @@ type Options struct {
 	IterTime time.Duration
 	// Baselines also computes paper 003's minimum and random baselines.
 	Baselines bool
+	// MinForks, when above 1, also requires a configuration to have at
+	// least that many processes, s·i (at most the full run's): the
+	// authors' code counts s·i ≥ 3 rather than the paper's s·i·d ≥ 3. A
+	// configuration measured in one process cannot see how results vary
+	// between processes, and in Go they do (see docs/EVALUATION.md).
+	MinForks int
 	// Workers is the number of benchmarks optimised in parallel; 0 means
 	// GOMAXPROCS.
 	Workers int
@@ -184,7 +190,7 @@ func Optimize(bs []*Benchmark, opts Options) (*Report, error) {
 			b := bs[k]
 			cs, ok := cands[b.Levels]
 			if !ok {
-				cs = candidates(b.Levels)
+				cs = candidates(b.Levels, opts.MinForks)
 				cands[b.Levels] = cs
 			}
 			rep.Results[k] = optimizeOne(e, b, cs, &opts, false)
@@ -212,6 +218,7 @@ func NewPlan(r *Report) *Plan {
 		Threshold: r.Options.Threshold,
 		Bootstrap: r.Options.Bootstrap,
 		Seed:      r.Options.Seed,
+		MinForks:  r.Options.MinForks,
 	}
 	for _, res := range r.Results {
 		p.Benchmarks = append(p.Benchmarks, PlanBenchmark{Key: res.Key, Levels: res.Plan.Levels, Metric: res.Plan.Metric, Stable: res.Plan.Stable})

@@ -118,7 +118,7 @@ func TestOptimizeBaselines(t *testing.T) {
 		t.Errorf("minimum %+v", m)
 	}
 	r := rep.Results[0].Random
-	if !slices.Contains(candidates(b.Levels), r.Levels) {
+	if !slices.Contains(candidates(b.Levels, 0), r.Levels) {
 		t.Errorf("random %v is not a candidate", r.Levels)
 	}
 	seen := map[Levels]bool{}
@@ -132,8 +132,8 @@ func TestOptimizeBaselines(t *testing.T) {
 		seen[a.Results[0].Random.Levels] = true
 	}
 	// 40 draws from 4 candidates miss one with probability 4·(3/4)^40 < 1e-4.
-	if len(seen) != len(candidates(b.Levels)) {
-		t.Errorf("random baseline drew %d of %d candidates in 40 seeds", len(seen), len(candidates(b.Levels)))
+	if len(seen) != len(candidates(b.Levels, 0)) {
+		t.Errorf("random baseline drew %d of %d candidates in 40 seeds", len(seen), len(candidates(b.Levels, 0)))
 	}
 	if rep.Minimum.Iterations != 3 || !near(rep.Minimum.Saving, 1-3.0/9, 1e-15) {
 		t.Errorf("minimum summary %+v", rep.Minimum)
@@ -172,7 +172,7 @@ func TestSearchMatchesExhaustive(t *testing.T) {
 					if reps > 400 && b.Levels != (Levels{3, 5, 5}) {
 						continue
 					}
-					cs := candidates(b.Levels)
+					cs := candidates(b.Levels, 0)
 					e := newEvaluator(m, opts.Bootstrap)
 					got := optimizeOne(e, b, cs, &opts, false)
 					searched += e.evaluated

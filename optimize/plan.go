@@ -32,6 +32,9 @@ type Plan struct {
 	Threshold float64
 	Bootstrap stats.Bootstrap
 	Seed      uint64
+	// MinForks is Options.MinForks of the optimisation; 0 or 1 when no
+	// minimum beyond MinMeasurements applied.
+	MinForks int
 	// Benchmarks holds one entry per benchmark, each key once.
 	Benchmarks []PlanBenchmark
 }
@@ -112,6 +115,7 @@ type (
 		Threshold  float64           `json:"threshold"`
 		Bootstrap  *bootstrapJSON    `json:"bootstrap"`
 		Seed       uint64            `json:"seed"`
+		MinForks   int               `json:"min_forks"`
 		Benchmarks []json.RawMessage `json:"benchmarks"`
 	}
 	levelsJSON struct {
@@ -149,6 +153,7 @@ func WritePlan(w io.Writer, p *Plan) error {
 		Threshold float64       `json:"threshold"`
 		Bootstrap bootstrapJSON `json:"bootstrap"`
 		Seed      uint64        `json:"seed"`
+		MinForks  int           `json:"min_forks,omitempty"`
 	}{
 		PlanFormat,
 		levelsJSON{p.Levels.SuiteRuns, p.Levels.Forks, p.Levels.Iterations},
@@ -157,6 +162,7 @@ func WritePlan(w io.Writer, p *Plan) error {
 		p.Threshold,
 		bootstrapJSON{p.Bootstrap.Level, p.Bootstrap.Replicates},
 		p.Seed,
+		p.MinForks,
 	}
 	h, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
@@ -244,6 +250,7 @@ func readPlan(r io.Reader) (*Plan, error) {
 		Threshold: pj.Threshold,
 		Bootstrap: stats.Bootstrap{Level: pj.Bootstrap.Level, Replicates: pj.Bootstrap.Replicates},
 		Seed:      pj.Seed,
+		MinForks:  pj.MinForks,
 	}
 	var err error
 	if p.IterTime, err = time.ParseDuration(pj.IterTime); err != nil {

@@ -92,6 +92,18 @@ func TestPlanFile(t *testing.T) {
 	if _, ok := got.Lookup(bench.Key{Name: "Noisy", Procs: 2}); ok {
 		t.Error("Lookup found a key with other procs")
 	}
+	// min_forks is written when set, and read back.
+	p.MinForks = 3
+	buf.Reset()
+	if err := WritePlan(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"min_forks": 3`) {
+		t.Errorf("plan with MinForks 3 lacks min_forks:\n%s", &buf)
+	}
+	if got, err := ReadPlan(&buf, "plan.json"); err != nil || got.MinForks != 3 {
+		t.Errorf("read back MinForks %v, %v; want 3", got, err)
+	}
 }
 
 // TestReadPlanErrors checks that each problem is an error naming the file

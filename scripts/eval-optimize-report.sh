@@ -30,7 +30,7 @@ echo
 echo "| metric | comparisons | changed (full) | TP | FP | FN | TN | reversed | FPR | FNR |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for f in "$out"/replay-*.json; do
-  m=$(basename "$f" .json); m=${m#replay-}
+  m=$(basename "$f" .json); m=${m#replay-}; m=${m//-/ }; m=${m/rciw /rciw-}
   jq -r --arg m "$m" '
     def p: if . == null then "-" else (. * 1000 | round / 10 | tostring) + "%" end;
     .counts as $c | [$m, ([.pairs[].comparisons|length]|add|tostring), (($c.tp+$c.fn)|tostring),

@@ -10,7 +10,12 @@
 #      the oldest), each metric: detections, FPR and FNR;
 #   4. the newest go-toml version run with its own plan, and with the plan as
 #      the upper bound of the cv criterion: wall time and change rate against
-#      the full run.
+#      the full run;
+#   5. the replay again on full runs of the three go-toml versions taken
+#      interleaved (scripts/dueteval levels: every version's forks of a suite
+#      run in one random order), so that the machine's drift over the minutes
+#      between separate runs does not count as a change; plans with and
+#      without -min-forks 3.
 #
 # usage: scripts/eval-optimize.sh OUTDIR
 # About 30 minutes on a 2-core VM. Keep the machine otherwise idle. Steps whose
@@ -84,6 +89,25 @@ for mode in plan bounded; do
   [ "$mode" = bounded ] && extra=(-criterion cv)
   (cd "$src" && timed "$mode" "$mb" run -db "$db" -label "$newest-$mode" -plan "$out/plan-$newest-rciw-mean.json" "${extra[@]}" \
     -json "$out/$mode.json" ./benchmark > "$out/$mode.summary")
+done
+
+# 5. interleaved full runs of the go-toml versions, and the replay on them
+(cd "$repo" && go build -o "$out/dueteval" ./scripts/dueteval)
+args=()
+for v in $gotoml; do args+=("gotoml-$v=$scratch/v2-$v"); done
+if [ ! -f "$out/interleaved.done" ]; then
+  echo "interleaved full runs" >&2
+  timed interleaved "$out/dueteval" levels -pkg ./benchmark -levels "$levels" -iter "$iter" -o "$out/interleaved" "${args[@]}"
+  touch "$out/interleaved.done"
+fi
+files=()
+for v in $gotoml; do files+=("gotoml-$v=$out/interleaved-gotoml-$v.json"); done
+for mf in 1 3; do
+  for m in $metrics; do
+    [ -f "$out/replay-interleaved-mf$mf-$m.json" ] && continue
+    "$mb" optimize -metric "$m" -min-forks "$mf" -o "$out/plan-interleaved-mf$mf-$m.json" "${files[0]}" > "$out/optimize-interleaved-mf$mf-$m.txt"
+    "$mb" optimize -replay -format json -plan "$out/plan-interleaved-mf$mf-$m.json" "${files[@]}" > "$out/replay-interleaved-mf$mf-$m.json"
+  done
 done
 
 "$repo/scripts/eval-optimize-report.sh" "$out"

@@ -6,6 +6,7 @@
 #   tuning    51 modules the rules were tuned on    docs/vet-evaluation.md
 #   heldout   34 modules in no other corpus         docs/vet-heldout.md
 #   fresh     32 modules in neither list above      docs/vet-fresh.md
+#   fourth    39 modules in none of the lists above docs/vet-fourth.md
 #
 # It fetches each module from the module proxy into a scratch directory,
 # builds mbench, runs `mbench vet -json ./...` in the module's root, one

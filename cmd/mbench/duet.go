@@ -25,6 +25,7 @@ import (
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/store"
+	"golang.org/x/perf/benchunit"
 )
 
 func init() {
@@ -124,6 +125,7 @@ func setDuetFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&f.newLabel, "new-label", "", "`label` of the new side's stored run (default: the revision)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text, markdown, json or csv")
 	fs.BoolVar(&f.fail, "fail", false, "exit with status 3 when a benchmark got slower")
+	fs.StringVar(&f.opts.Metric, "metric", f.opts.Metric, "compare `unit`: sec/op (wall time), cpu-sec/op (the process's CPU time; with the probe), B/op or allocs/op (with -benchmem)")
 	fs.Float64Var(&f.opts.Alpha, "alpha", f.opts.Alpha, "one minus the confidence `level` of the interval")
 	fs.Float64Var(&f.opts.Threshold, "threshold", f.opts.Threshold, "smallest relative change reported, as a `fraction`")
 	fs.IntVar(&f.opts.Replicates, "reps", f.opts.Replicates, "bootstrap `replicates`")
@@ -254,8 +256,14 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 		}
 		sess.ids[i], sess.runs[i] = id, meta
 	}
-	fmt.Fprint(e.stdout, platform.Header())
-	fmt.Fprintf(e.stdout, "duet %s: old %s (run %s), new %s (run %s); %d runs × %d iterations (+%d warm-up), CPUs %d and %d\n\n",
+	// The header is part of the text report; a machine format on stdout
+	// stays pure, so it goes to stderr then.
+	head := e.stdout
+	if f.format != string(compare.Text) {
+		head = e.stderr
+	}
+	fmt.Fprint(head, platform.Header())
+	fmt.Fprintf(head, "duet %s: old %s (run %s), new %s (run %s); %d runs × %d iterations (+%d warm-up), CPUs %d and %d\n\n",
 		duetID, oldLabel, sess.ids[0], newLabel, sess.ids[1], f.runs, f.iters, f.warmup, cpus[0], cpus[1])
 
 	var skews []float64 // start skew of each measured pair, as a fraction of its iteration
@@ -288,6 +296,9 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 	opts := f.opts
 	if f.cmdOld != "" && metric != nil {
 		opts.Metric = unitOr(f.unit)
+	}
+	if _, u := benchunit.Tidy(1, opts.Metric); u == "cpu-sec/op" && !probedAny(sess.runs[0]) {
+		return fmt.Errorf("-metric cpu-sec/op: no CPU times were measured (they need the testing probe; not for prebuilt binaries or commands)")
 	}
 	res, err := compare.Compare(sess.runs[0], sess.runs[1], opts)
 	if err != nil {
@@ -666,6 +677,10 @@ func duetMeasurement(key bench.Key, coord bench.Coord, it duet.Iteration, benchm
 	n := max(it.N, 1)
 	m := bench.Measurement{Key: key, Coord: coord, N: it.N, Start: it.Start, End: it.End,
 		Values: []bench.Value{{Value: it.Duration.Seconds() / float64(n), Unit: "sec/op", OrigUnit: "ns/op", OrigValue: float64(it.Duration.Nanoseconds()) / float64(n)}}}
+	if it.CPU > 0 {
+		m.Values = append(m.Values, bench.Value{Value: it.CPU.Seconds() / float64(n), Unit: "cpu-sec/op",
+			OrigUnit: "cpu-ns/op", OrigValue: float64(it.CPU.Nanoseconds()) / float64(n)})
+	}
 	if benchmem {
 		m.Values = append(m.Values,
 			bench.Value{Value: float64(it.MemBytes) / float64(n), Unit: "B/op"},
@@ -684,4 +699,15 @@ func prebuilt(path string) ([]run.Binary, error) {
 		return nil, fmt.Errorf("test binary %s: not a file", path)
 	}
 	return []run.Binary{{Path: abs, Dir: filepath.Dir(abs)}}, nil
+}
+
+// probedAny reports whether r holds a CPU time per op, which only the probe
+// measures.
+func probedAny(r *bench.Run) bool {
+	for i := range r.Measurements {
+		if _, ok := r.Measurements[i].Get("cpu-sec/op"); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -67,6 +67,7 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Float64Var(&opts.Bootstrap.Level, "level", opts.Bootstrap.Level, "confidence `level` of the intervals")
 	fs.IntVar(&opts.Bootstrap.Replicates, "reps", opts.Bootstrap.Replicates, "bootstrap `replicates`")
 	fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the bootstraps and the random baseline")
+	fs.IntVar(&opts.MinForks, "min-forks", opts.MinForks, "consider only configurations with at least `n` processes (suite runs × forks)")
 	unit := fs.String("unit", "sec/op", "the `unit` optimised for")
 	out := fs.String("o", "mbench-plan.json", "write the plan to `file`")
 	format := fs.String("format", "text", "output `format`: text or json")
@@ -85,6 +86,8 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return usagef("-threshold %v: want a positive fraction, e.g. 0.01", opts.Threshold)
 		case opts.Bootstrap.Level <= 0 || opts.Bootstrap.Level >= 1:
 			return usagef("-level %v: want a number between 0 and 1, e.g. 0.99", opts.Bootstrap.Level)
+		case opts.MinForks < 0:
+			return usagef("-min-forks %d: want a non-negative count", opts.MinForks)
 		case opts.Bootstrap.Replicates < 100:
 			return usagef("-reps %d: want at least 100", opts.Bootstrap.Replicates)
 		case *format != "text" && *format != "json":

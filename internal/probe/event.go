@@ -67,6 +67,11 @@ type Run struct {
 	FillKind            string
 	FillChunks, FillOps int
 	FillTime            time.Duration
+	// CPU is the CPU time of the whole process (every thread) between the
+	// timer's start and stop. Unlike Duration it does not grow while
+	// other processes have this side's CPU; it does grow with work of
+	// the runtime (garbage collection) on other threads.
+	CPU time.Duration
 }
 
 // Result is a result line printed: the benchmark's BenchmarkResult. Seq is
@@ -140,13 +145,14 @@ func Parse(line string) (Event, error) {
 		}
 		return p.done(e)
 	case "iter":
-		if len(f) != 15 {
+		if len(f) != 16 {
 			break
 		}
 		e := &Run{Seq: p.int(0), Procs: p.int(1), BenchN: p.int(2), Name: f[3], N: p.int(4),
 			Start: time.Unix(0, p.int64(5)), End: time.Unix(0, p.int64(6)), Duration: time.Duration(p.int64(7)),
 			MemAllocs: p.uint(8), MemBytes: p.uint(9), Wait: time.Duration(p.int64(10)),
-			FillKind: f[11], FillChunks: p.int(12), FillOps: p.int(13), FillTime: time.Duration(p.int64(14))}
+			FillKind: f[11], FillChunks: p.int(12), FillOps: p.int(13), FillTime: time.Duration(p.int64(14)),
+			CPU: time.Duration(p.int64(15))}
 		return p.done(e)
 	case "result":
 		if len(f) < 8 {

@@ -1,6 +1,7 @@
-// Command dueteval is the harness of scripts/eval-duet.sh, the evaluation of
-// `mbench duet` in docs/EVALUATION.md. It does what the mbench command does
-// not:
+// Command dueteval is the harness of scripts/eval-duet.sh and
+// scripts/eval-optimize.sh, the evaluations of `mbench duet` and `mbench
+// optimize` in docs/EVALUATION.md. It does what the mbench command does not,
+// because one mbench run cannot hold two versions of one package:
 //
 //	dueteval seq -old DIR -new DIR -bench RE -suites S -iters I -iter D -o FILE
 //
@@ -9,7 +10,17 @@
 // fork per version per suite run of 1 warm-up and I measured iterations,
 // as `mbench run -levels S,1,I` would run them if it could hold two versions
 // of one package, and writes `mbench compare -format json` of the two sides
-// to FILE.
+// to FILE. -pin 0 pins every fork to CPU 0, so that the versions run with
+// GOMAXPROCS 1 as each side of a duet does.
+//
+//	dueteval levels -levels S,I,D -iter D -o PREFIX LABEL=DIR...
+//
+// runs full runs (as `mbench run -levels S,I,D`) of several versions of a
+// suite at once: every version's forks of a suite run are interleaved in one
+// random order, so the versions see the same machine, and a drift of the
+// machine over the minutes the runs take does not pass for a difference
+// between versions. Each version's measurements go to PREFIX-LABEL.json in
+// mbench's JSON Lines format, for `mbench optimize -replay`.
 //
 //	dueteval load
 //
@@ -42,6 +53,8 @@ func main() {
 	switch os.Args[1] {
 	case "seq":
 		err = seq(os.Args[2:])
+	case "levels":
+		err = levels(os.Args[2:])
 	case "load":
 		load()
 	default:
@@ -64,23 +77,31 @@ func seq(args []string) error {
 	iter := fs.Duration("iter", 50*time.Millisecond, "iteration time")
 	seed := fs.Uint64("seed", 1, "seed of the order")
 	out := fs.String("o", "", "output `file` (compare JSON)")
+	pinTo := fs.String("pin", "", "pin every fork to these `cpus` (one CPU: GOMAXPROCS 1, as each side of a duet)")
 	fs.Parse(args)
+	var pin []int
+	if *pinTo != "" {
+		var err error
+		if pin, err = run.ParseCPUList(*pinTo); err != nil {
+			return fmt.Errorf("-pin: %v", err)
+		}
+	}
 	ctx := context.Background()
 	var targets []run.Target
+	var side []int // the version of each target
 	for i, dir := range []string{*oldDir, *newDir} {
 		bins, err := run.Build(ctx, run.BuildOptions{Dir: dir}, []string{*pkg})
 		if err != nil {
 			return err
 		}
 		for j := range bins {
-			ts, err := run.Discover(ctx, &bins[j], *re, nil, nil, 10*time.Minute)
+			ts, err := run.Discover(ctx, &bins[j], *re, nil, pin, 10*time.Minute)
 			if err != nil {
 				return err
 			}
 			for _, t := range ts {
-				// The versions' keys are equal; the suffix keeps them apart.
-				t.Key.Package += []string{"#old", "#new"}[i]
 				targets = append(targets, t)
+				side = append(side, i)
 			}
 		}
 	}
@@ -95,18 +116,11 @@ func seq(args []string) error {
 		return err
 	}
 	sides := [2]*bench.Run{{Label: "old"}, {Label: "new"}}
-	for _, r := range results {
+	for i, r := range results {
 		if r.Failed() {
 			return fmt.Errorf("%s failed: %v", r.Target.Key, r.Failures[0])
 		}
-		side := 0
-		if strings.HasSuffix(r.Target.Key.Package, "#new") {
-			side = 1
-		}
-		for _, m := range r.Measurements {
-			m.Key.Package = strings.TrimSuffix(strings.TrimSuffix(m.Key.Package, "#old"), "#new")
-			sides[side].Measurements = append(sides[side].Measurements, m)
-		}
+		sides[side[i]].Measurements = append(sides[side[i]].Measurements, r.Measurements...)
 	}
 	res, err := compare.Compare(sides[0], sides[1], compare.DefaultOptions)
 	if err != nil {
@@ -121,6 +135,90 @@ func seq(args []string) error {
 		return err
 	}
 	return f.Close()
+}
+
+func levels(args []string) error {
+	fs := flag.NewFlagSet("levels", flag.ExitOnError)
+	pkg := fs.String("pkg", ".", "package `pattern`")
+	re := fs.String("bench", ".", "benchmark `regexp`")
+	lv := fs.String("levels", "3,5,5", "`S,I,D`")
+	iter := fs.Duration("iter", 100*time.Millisecond, "iteration time")
+	seed := fs.Uint64("seed", 1, "seed of the order")
+	prefix := fs.String("o", "levels", "output file `prefix`")
+	fs.Parse(args)
+	var l run.Levels
+	if _, err := fmt.Sscanf(*lv, "%d,%d,%d", &l.SuiteRuns, &l.Forks, &l.Iterations); err != nil {
+		return fmt.Errorf("-levels %q: %v", *lv, err)
+	}
+	ctx := context.Background()
+	var labels []string
+	var targets []run.Target
+	var version []string // the label of each target
+	for _, a := range fs.Args() {
+		label, dir, ok := strings.Cut(a, "=")
+		if !ok {
+			return fmt.Errorf("%q: want LABEL=DIR", a)
+		}
+		labels = append(labels, label)
+		bins, err := run.Build(ctx, run.BuildOptions{Dir: dir}, []string{*pkg})
+		if err != nil {
+			return err
+		}
+		for j := range bins {
+			ts, err := run.Discover(ctx, &bins[j], *re, nil, nil, 10*time.Minute)
+			if err != nil {
+				return err
+			}
+			for _, t := range ts {
+				targets = append(targets, t)
+				version = append(version, label)
+			}
+		}
+	}
+	writers := map[string]*bench.JSONWriter{}
+	for _, label := range labels {
+		f, err := os.Create(*prefix + "-" + label + ".json")
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w := bench.NewJSONWriter(f)
+		meta := &bench.Run{Label: label, Start: time.Now(), Settings: map[string]string{
+			"levels": *lv, "iter": iter.String(), "criterion": "levels", "wi": "1", "interleaved": strings.Join(labels, ","),
+		}}
+		if err := w.WriteRun(meta); err != nil {
+			return err
+		}
+		writers[label] = w
+	}
+	opts := run.StaticOptions{Options: run.DefaultOptions, Warmup: 1, MinPerSuiteRun: 3,
+		Levels: func(*run.Target) (run.Levels, bool) { return l, true }}
+	opts.Config.IterTime = *iter
+	opts.Seed = *seed
+	opts.Progress = func(p run.Progress) {
+		if p.Done%20 == 0 {
+			fmt.Fprintf(os.Stderr, "suite run %d, %d of %d forks, %v\n", p.SuiteRun, p.Done, p.Planned, p.Elapsed.Round(time.Second))
+		}
+	}
+	results, err := run.StaticSuite(ctx, targets, opts)
+	if err != nil {
+		return err
+	}
+	for i, r := range results {
+		if r.Failed() {
+			return fmt.Errorf("%s failed: %v", r.Target.Key, r.Failures[0])
+		}
+		w := writers[version[i]]
+		for j := range r.Measurements {
+			if err := w.WriteMeasurement(&r.Measurements[j]); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func load() {

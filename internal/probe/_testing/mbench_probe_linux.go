@@ -118,6 +118,9 @@ type mbenchFrame struct {
 	start    time.Time
 	end      time.Time
 	wait     time.Duration
+	// cpuStart and cpuEnd are the process's CPU time when the timer
+	// started and stopped.
+	cpuStart, cpuEnd time.Duration
 }
 
 func mbenchProbeInit() *mbenchProbeState {
@@ -244,6 +247,7 @@ func (p *mbenchProbeState) loopStarted(b *B) {
 	case f.synced:
 		// Synchronised at runN (N is 1): the measured part begins now.
 		f.start = b.start.now
+		f.cpuStart = mbenchProcessCPU()
 	case b.benchTime.n > 0:
 		p.barrier(b, f)
 	}
@@ -266,6 +270,7 @@ func (p *mbenchProbeState) barrier(b *B, f *mbenchFrame) {
 	}
 	// The timer starts now: nothing of the probe's but the return
 	// is timed.
+	f.cpuStart = mbenchProcessCPU()
 	now := highPrecisionTimeNow()
 	f.start, f.wait = now.now, now.now.Sub(t0)
 	b.start = now
@@ -281,6 +286,7 @@ func (p *mbenchProbeState) stopped(b *B) {
 		return
 	}
 	f.end = time.Now()
+	f.cpuEnd = mbenchProcessCPU()
 	f.stopped = true
 	p.out = append(p.out[:0], 'D', ' ')
 	p.out = strconv.AppendInt(p.out, int64(f.seq), 10)
@@ -307,7 +313,7 @@ func (p *mbenchProbeState) leave(b *B) {
 		}
 		p.rep = append(p.rep, ' ')
 		p.rep = append(p.rep, kind...)
-		for _, x := range [...]int64{int64(chunks), int64(ops), int64(fillTime)} {
+		for _, x := range [...]int64{int64(chunks), int64(ops), int64(fillTime), int64(f.cpuEnd - f.cpuStart)} {
 			p.rep = append(p.rep, ' ')
 			p.rep = strconv.AppendInt(p.rep, x, 10)
 		}
