@@ -314,6 +314,13 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 		notes = &env{stdout: e.stderr, stderr: e.stderr}
 	}
 	writeDuetNotes(notes, res, skews)
+	if _, u := benchunit.Tidy(1, opts.Metric); u == "sec/op" && probedAny(sess.runs[0]) {
+		co := opts
+		co.Metric = "cpu-sec/op"
+		if cres, err := compare.Compare(sess.runs[0], sess.runs[1], co); err == nil {
+			writeCPUNote(notes, res, cres)
+		}
+	}
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted; every finished pair is kept in runs %s and %s", sess.ids[0], sess.ids[1])
@@ -710,4 +717,28 @@ func probedAny(r *bench.Run) bool {
 		}
 	}
 	return false
+}
+
+// writeCPUNote compares the wall-time intervals with those of the
+// processes' CPU time. Another process that takes one side's CPU for a
+// while slows that side only, which pairing cannot cancel; CPU time does not
+// count it. When the wall-time intervals are much wider, the note says so.
+func writeCPUNote(e *env, wall, cpu *compare.Result) {
+	widths := map[bench.Key]float64{}
+	for _, row := range cpu.Rows {
+		widths[row.Key] = row.Ratio.RelWidth()
+	}
+	var ratios []float64
+	for _, row := range wall.Rows {
+		if c, ok := widths[row.Key]; ok && c > 0 && row.Ratio.RelWidth() > 0 {
+			ratios = append(ratios, row.Ratio.RelWidth()/c)
+		}
+	}
+	if len(ratios) == 0 {
+		return
+	}
+	if r := stats.Median(ratios); r >= 2 {
+		fmt.Fprintf(e.stdout, "CPU time: wall-time intervals are %.1f× wider than the processes' CPU-time ones (median over %d benchmarks):\n"+
+			"other work took the CPUs from one side at a time; -metric cpu-sec/op compares without it\n", r, len(ratios))
+	}
 }

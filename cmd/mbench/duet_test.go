@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/store"
 )
 
@@ -192,5 +195,28 @@ func TestDuetInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "every finished pair is kept") || !strings.Contains(out.String(), "Work") {
 		t.Errorf("no partial report:\n%s", &out)
+	}
+}
+
+// TestCPUNote: the note appears when wall-time intervals are much wider
+// than CPU-time ones, and not otherwise.
+func TestCPUNote(t *testing.T) {
+	row := func(name string, lo, hi float64) compare.Row {
+		return compare.Row{Key: bench.Key{Name: name}, Ratio: stats.Interval{Center: 1, Lo: lo, Hi: hi, Level: 0.99}}
+	}
+	wall := &compare.Result{Rows: []compare.Row{row("A", 0.8, 1.2), row("B", 0.9, 1.1)}}
+	for _, tc := range []struct {
+		cpu  *compare.Result
+		want bool
+	}{
+		{&compare.Result{Rows: []compare.Row{row("A", 0.99, 1.01), row("B", 0.99, 1.01)}}, true},
+		{&compare.Result{Rows: []compare.Row{row("A", 0.85, 1.15), row("B", 0.92, 1.08)}}, false},
+		{&compare.Result{}, false},
+	} {
+		var out bytes.Buffer
+		writeCPUNote(&env{stdout: &out, stderr: &out}, wall, tc.cpu)
+		if got := strings.Contains(out.String(), "cpu-sec/op"); got != tc.want {
+			t.Errorf("CPU rows %+v: note %q, want it %v", tc.cpu.Rows, &out, tc.want)
+		}
 	}
 }
