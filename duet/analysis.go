@@ -2,7 +2,6 @@ package duet
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 
@@ -226,12 +225,4 @@ func oneSided(vs []Value, rule OneSidedRule) []bool {
 		flagged[i] = (o[i] > 1 && n[i] < o[i]/3) || (n[i] > 1 && o[i] < n[i]/3)
 	}
 	return flagged
-}
-
-// seedFor derives a per-benchmark seed from a seed and a name, so that
-// results do not depend on the order benchmarks are analysed in.
-func seedFor(seed uint64, name string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	return seed ^ h.Sum64()
 }

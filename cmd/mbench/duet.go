@@ -248,7 +248,7 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 	for i, label := range []string{oldLabel, newLabel} {
 		meta := &bench.Run{
 			Label: label, Toolchain: platform.Go, GOOS: platform.OS, GOARCH: platform.Arch, Host: platform.Host,
-			CPU: platform.CPU, Start: time.Now(), Settings: maps(settings, map[string]string{"duet-side": []string{"old", "new"}[i]}),
+			CPU: platform.CPU, Start: time.Now(), Settings: mergeSettings(settings, map[string]string{"duet-side": []string{"old", "new"}[i]}),
 		}
 		id, err := db.CreateRun(meta)
 		if err != nil {
@@ -342,7 +342,8 @@ func unitOr(u string) string {
 	return u
 }
 
-func maps(a, b map[string]string) map[string]string {
+// mergeSettings returns the union of a and b, b winning.
+func mergeSettings(a, b map[string]string) map[string]string {
 	out := make(map[string]string, len(a)+len(b))
 	for k, v := range a {
 		out[k] = v
