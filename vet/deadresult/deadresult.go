@@ -67,7 +67,10 @@ benchmark, and nothing else could notice the change (b is only used through
 its methods and fields, b.N is read only after the loop, the benchmark never
 calls StopTimer, StartTimer or ResetTimer, and no break, return or goto
 leaves the loop early), the suggested fix rewrites the loop to
-for b.Loop().`
+for b.Loop(). Otherwise, when the call is a statement of its own (or assigned
+to _) and has one result of a type the file can name, the suggested fix
+assigns the result to a new package-level variable, which the compiler must
+assume is read.`
 
 var Analyzer = &analysis.Analyzer{
 	Name:     "deadresult",
@@ -92,9 +95,18 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			fix := loopFix(pass.TypesInfo, body, loop)
-			for _, d := range check(pass.TypesInfo, pure, fn, body, loop) {
-				d.SuggestedFixes = fix
-				fix = nil // one fix per loop
+			rewrite := fix != nil
+			for _, f := range check(pass.TypesInfo, pure, fn, body, loop) {
+				d := f.diag
+				switch {
+				case rewrite:
+					d.SuggestedFixes = fix
+					fix = nil // one rewrite per loop
+				default:
+					// The loop cannot become a b.Loop loop: keep each
+					// result alive instead.
+					d.SuggestedFixes = sinkFix(pass, fileOf(pass, body.Body.Pos()), loop, f.call, f.callee)
+				}
 				diags = append(diags, d)
 			}
 		}
@@ -106,9 +118,26 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// check returns a diagnostic for each dead call of a pure function in the
+// A finding is a dead call and its diagnostic.
+type finding struct {
+	diag   analysis.Diagnostic
+	call   *ast.CallExpr
+	callee *types.Func
+}
+
+// fileOf returns the file of pass that contains pos.
+func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// check returns a finding for each dead call of a pure function in the
 // body of loop, a classic loop of body, whose SSA form is fn.
-func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchfn.Body, loop benchfn.Loop) []analysis.Diagnostic {
+func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchfn.Body, loop benchfn.Loop) []finding {
 	// The calls of the loop body, by the position of their '(' (which is
 	// the position of the corresponding ssa.Call), leaving out nested
 	// function literals (their calls belong to other SSA functions) and
@@ -128,7 +157,7 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 		return true
 	})
 
-	var diags []analysis.Diagnostic
+	var found []finding
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -149,15 +178,15 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 			if s := pure.Lookup(callee); s == nil || !s.Removable() || !dead(call) {
 				continue
 			}
-			diags = append(diags, analysis.Diagnostic{
+			found = append(found, finding{diag: analysis.Diagnostic{
 				Pos: expr.Pos(),
 				End: expr.End(),
 				Message: fmt.Sprintf("result of %s is never used: the compiler may remove the call in a b.N loop; "+
 					"use it (e.g. assign to a package-level sink) or loop with b.Loop", purity.Name(callee)),
-			})
+			}, call: expr, callee: callee})
 		}
 	}
-	return diags
+	return found
 }
 
 // dead reports whether nothing observable depends on the value v: every

@@ -1,9 +1,11 @@
 package deadresult
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -177,4 +179,91 @@ func leaves(body *ast.BlockStmt) bool {
 	}
 	walk(body, false)
 	return found
+}
+
+// sinkFix returns the fix that keeps the result of call alive by assigning
+// it to a new package-level variable: when call is a statement of its own or
+// assigned to the blank identifier, has one result, and that result's type
+// can be written in file (its package is this one, or imported by file).
+// The variable is named after the callee and the line, so that fixes of
+// several findings can be applied together.
+func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.CallExpr, callee *types.Func) []analysis.SuggestedFix {
+	if file == nil || callee.Signature().Results().Len() != 1 {
+		return nil
+	}
+	var edit analysis.TextEdit
+	found := false
+	ast.Inspect(loop.Body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.ExprStmt:
+			if s.X == call {
+				edit, found = analysis.TextEdit{Pos: call.Pos(), End: call.Pos()}, true
+			}
+		case *ast.AssignStmt:
+			if len(s.Lhs) == 1 && len(s.Rhs) == 1 && s.Rhs[0] == call && s.Tok == token.ASSIGN && isBlank(s.Lhs[0]) {
+				edit, found = analysis.TextEdit{Pos: s.Lhs[0].Pos(), End: s.Lhs[0].End()}, true
+			}
+		}
+		return !found
+	})
+	if !found {
+		return nil
+	}
+	imports := map[string]string{} // path → name in file
+	for _, spec := range file.Imports {
+		path := strings.Trim(spec.Path.Value, `"`)
+		switch {
+		case spec.Name == nil:
+			if pkg := importedPackage(pass.Pkg, path); pkg != nil {
+				imports[path] = pkg.Name()
+			}
+		case spec.Name.Name != "_" && spec.Name.Name != ".":
+			imports[path] = spec.Name.Name
+		}
+	}
+	writable := true
+	typ := types.TypeString(callee.Signature().Results().At(0).Type(), func(p *types.Package) string {
+		if p == pass.Pkg {
+			return ""
+		}
+		name, ok := imports[p.Path()]
+		if !ok {
+			writable = false
+		}
+		return name
+	})
+	if !writable {
+		return nil
+	}
+	line := pass.Fset.Position(call.Pos()).Line
+	name := fmt.Sprintf("sink%s%d", exported(callee.Name()), line)
+	for pass.Pkg.Scope().Lookup(name) != nil {
+		name += "x"
+	}
+	edit.NewText = []byte(name + " = ")
+	if edit.End != edit.Pos { // replacing a blank identifier
+		edit.NewText = []byte(name)
+	}
+	decl := fmt.Sprintf("\n\n// %s keeps the result of %s alive, so that the compiler cannot remove\n// the call from the benchmark loop.\nvar %s %s", name, callee.Name(), name, typ)
+	return []analysis.SuggestedFix{{
+		Message: "assign the result to a package-level sink",
+		TextEdits: []analysis.TextEdit{edit, {Pos: file.End(), End: file.End(), NewText: []byte(decl)}},
+	}}
+}
+
+// importedPackage returns the package pkg imports with the given path.
+func importedPackage(pkg *types.Package, path string) *types.Package {
+	for _, p := range pkg.Imports() {
+		if p.Path() == path {
+			return p
+		}
+	}
+	return nil
+}
+
+func exported(name string) string {
+	if name == "" {
+		return name
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
 }
