@@ -60,18 +60,22 @@ findings, 1 on errors.
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			jsonOut := fs.Bool("json", false, "print findings as JSON")
 			fix := fs.Bool("fix", false, "apply suggested fixes")
-			only := fs.String("only", "", "run only the analyzers in the comma-separated `list`")
+			only := fs.String("only", "", "run only the analyzers in the comma-separated `list` (experimental ones too)")
+			all := fs.Bool("all", false, "also run the experimental analyzers (timedsetup)")
 			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult and constfold findings to confirm or refute them")
 			return func(e *env, args []string) error {
 				analyzers := vet.Analyzers
+				if *all {
+					analyzers = vet.All
+				}
 				if *only != "" {
 					analyzers = nil
 					for _, name := range strings.Split(*only, ",") {
-						i := slices.IndexFunc(vet.Analyzers, func(a *analysis.Analyzer) bool { return a.Name == name })
-						if i < 0 {
+						a := vet.Lookup(name)
+						if a == nil {
 							return usagef("-only: unknown analyzer %q", name)
 						}
-						analyzers = append(analyzers, vet.Analyzers[i])
+						analyzers = append(analyzers, a)
 					}
 				}
 				findings, err := runVet(analyzers, args)

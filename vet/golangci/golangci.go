@@ -56,11 +56,11 @@ func New(conf any) (register.LinterPlugin, error) {
 	if len(s.Only) > 0 {
 		p.analyzers = nil
 		for _, name := range s.Only {
-			i := slices.IndexFunc(vet.Analyzers, func(a *analysis.Analyzer) bool { return a.Name == name })
+			i := slices.IndexFunc(vet.All, func(a *analysis.Analyzer) bool { return a.Name == name })
 			if i < 0 {
 				return nil, fmt.Errorf("mbench: unknown analyzer %q in settings.only", name)
 			}
-			p.analyzers = append(p.analyzers, vet.Analyzers[i])
+			p.analyzers = append(p.analyzers, vet.All[i])
 		}
 	}
 	return p, nil
