@@ -246,7 +246,7 @@ func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.C
 	}
 	decl := fmt.Sprintf("\n\n// %s keeps the result of %s alive, so that the compiler cannot remove\n// the call from the benchmark loop.\nvar %s %s", name, callee.Name(), name, typ)
 	return []analysis.SuggestedFix{{
-		Message: "assign the result to a package-level sink",
+		Message:   "assign the result to a package-level sink",
 		TextEdits: []analysis.TextEdit{edit, {Pos: file.End(), End: file.End(), NewText: []byte(decl)}},
 	}}
 }
