@@ -64,6 +64,6 @@ done
 grep -h "start skew" "$out"/duet-*.log 2>/dev/null | sed -E 's/.*median ([0-9.]+)%, max ([0-9.]+)%.*/\1 \2/' | sort -n |
   awk '{ m[NR] = $1; x = ($2 > x ? $2 : x) } END { if (NR) printf "start skew: median of the per-comparison medians %.4f%% of the iteration; largest max %.3f%%\n", m[int((NR + 1) / 2)], x }'
 for load in none noisy; do
-  grep -h "^pairing:" "$out"/duet-$load-*.log 2>/dev/null | sed -E 's/.*intervals ([0-9.]+)×.*/\1/' | sort -n |
+  grep -h "^pairing:" "$out"/duet-$load-*.log 2>/dev/null | sed -E 's/.*(intervals|are) ([0-9.]+)×.*/\2/' | sort -n |
     awk -v load="$load" '{ a[NR] = $1 } END { if (NR) printf "pairing, load %s: shuffled intervals %.1f× the paired width (median over %d comparisons)\n", load, a[int((NR + 1) / 2)], NR }'
 done

@@ -7,6 +7,7 @@
 #   heldout   34 modules in no other corpus         docs/vet-heldout.md
 #   fresh     32 modules in neither list above      docs/vet-fresh.md
 #   fourth    39 modules in none of the lists above docs/vet-fourth.md
+#   fifth     36 modules in none of the lists above docs/vet-fifth.md
 #
 # It fetches each module from the module proxy into a scratch directory,
 # builds mbench, runs `mbench vet -json ./...` in the module's root, one
@@ -23,7 +24,9 @@
 #
 # usage: scripts/eval-vet.sh CORPUS OUTDIR
 # SCRATCH (default: a fresh temporary directory) holds the module trees; it
-# must lie outside this repository. Needs go, jq, bc and the module proxy.
+# must lie outside this repository. VET_FLAGS (default empty) is passed to
+# mbench vet before -json, e.g. VET_FLAGS=-all to add the experimental
+# analyzers. Needs go, jq, bc and the module proxy.
 # On a 2-core VM each corpus takes one to two minutes with a warm cache.
 set -euo pipefail
 corpus=${1:?usage: eval-vet.sh CORPUS OUTDIR}
@@ -39,6 +42,7 @@ scratch=$(cd "$scratch" && pwd)
 case "$scratch/" in "$repo"/*) echo "SCRATCH must lie outside $repo" >&2; exit 2 ;; esac
 
 mapfile -t modules < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$list" | grep -v '^$')
+vet_flags=${VET_FLAGS:-}
 analyzers=(deadresult constfold timedsetup stoptimer bnsize driftstate)
 
 mb="$out/mbench"
@@ -88,7 +92,7 @@ for mv in "${modules[@]}"; do
   nbench=$( (grep -rhE '^func Benchmark' --include='*_test.go' "$src" || true) | wc -l)
   t0=$(now)
   rc=0
-  (cd "$src" && "$mb" vet -json ./... > "$out/$name.json" 2> "$out/$name.err") || rc=$?
+  (cd "$src" && "$mb" vet $vet_flags -json ./... > "$out/$name.json" 2> "$out/$name.err") || rc=$?
   failed=""
   if [ "$rc" = 1 ] || [ "$rc" = 2 ]; then
     # Vet package by package and merge what loads (exit 2: mbench crashed,
@@ -96,7 +100,7 @@ for mv in "${modules[@]}"; do
     echo "[]" > "$out/$name.json"
     for pkg in $(cd "$src" && go list ./... 2>/dev/null); do
       prc=0
-      (cd "$src" && "$mb" vet -json "$pkg" > "$out/$name.pkg.json" 2>> "$out/$name.err") || prc=$?
+      (cd "$src" && "$mb" vet $vet_flags -json "$pkg" > "$out/$name.pkg.json" 2>> "$out/$name.err") || prc=$?
       if [ "$prc" = 1 ] || [ "$prc" = 2 ]; then
         failed="$failed ${pkg#"$module"}"
         continue

@@ -370,7 +370,7 @@ func writeDuetNotes(e *env, res *compare.Result, skews []float64) {
 		}
 	}
 	if len(gains) > 0 {
-		fmt.Fprintf(e.stdout, "pairing: intervals %.1f× narrower than with the pairs shuffled (median over %d benchmarks; range %.1f–%.1f)\n",
+		fmt.Fprintf(e.stdout, "pairing: with the pairs shuffled, intervals are %.1f× as wide (median over %d benchmarks; range %.1f–%.1f)\n",
 			stats.Median(gains), len(gains), slices.Min(gains), slices.Max(gains))
 	}
 }
