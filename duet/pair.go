@@ -9,8 +9,9 @@
 // every timed iteration, the side that finishes first kept busy by its own
 // benchmark until the other finishes (paper 001, section 4.4). Each paired
 // iteration is handed to the caller as soon as both sides have reported
-// it. [RunCommands] does the same for two whole programs, and [Analyze]
-// turns paired values into a ratio with a confidence interval.
+// it. [RunFree] is the fallback for binaries without the probe (result
+// lines paired by index), [RunCommands] runs two whole programs, and
+// [Analyze] turns paired values into a ratio with a confidence interval.
 package duet
 
 import (
