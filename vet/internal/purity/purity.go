@@ -88,6 +88,25 @@ type Summary struct {
 	// work is only its control flow (a search loop, a minimum computed
 	// through if) keeps its loads and branches, so its call survives.
 	Accumulates bool
+	// Checked reports that the function has no loop and returns a value
+	// it tests in a branch condition itself on one arm and a fresh object
+	// on another, and nothing but such values and constants (if
+	// s.prevSel != nil { return s.prevSel }; return
+	// newEmptySelection(s.document), End of PuerkitoBio/goquery
+	// filter.go). The compiler loads the tested value once, and when the
+	// result is dead the load and the branch stay (CMPQ/JNE in End's
+	// benchmark); only the allocation on the other arm could go.
+	Checked bool
+	// Fresh reports that every result of the function is a constant or a
+	// fresh object: a composite literal whose address it takes, or the
+	// result of another such function (newEmptySelection of goquery).
+	Fresh bool
+	// Literal reports that the body of the function is a single return
+	// of a composite literal whose elements are parameters, constants or
+	// such literals in turn (newip4i_v4 of go4.org/netipx netipx_test.go:
+	// return ip4i{ip4: [4]byte{a, b, c, d}}): a trivial constructor,
+	// which computes nothing that folding could save.
+	Literal bool
 	// Cost is the estimated inlining cost, in syntax nodes, including the
 	// costs of the pure callees that would be inlined into it.
 	Cost int
@@ -103,15 +122,23 @@ func (s *Summary) String() string {
 	if s.Loop && !s.Accumulates {
 		str += ", loop without accumulator"
 	}
+	if s.Checked {
+		str += ", returns checked value"
+	}
+	if s.Literal {
+		str += ", literal"
+	}
 	return str
 }
 
 // Removable reports whether dead-code elimination can delete an unused
 // call of a function with summary s once inlined: a loop survives the
 // deletion of its dead body only as an empty loop if its work
-// accumulates into the result; work that feeds branches stays.
+// accumulates into the result; work that feeds branches stays, in a
+// loop or, for a function that returns a value it checks (Checked),
+// without one.
 func (s *Summary) Removable() bool {
-	return !s.Loop || s.Accumulates
+	return (!s.Loop || s.Accumulates) && !s.Checked
 }
 
 // A Result holds the summaries visible to a package and its SSA form.
@@ -180,7 +207,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			add(fn)
 			if candidate(fd, obj) {
-				decls = append(decls, &decl{obj: obj, fn: fn, cost: nodes(fd.Body)})
+				decls = append(decls, &decl{obj: obj, fn: fn, cost: nodes(fd.Body), literal: literal(fd, pass.TypesInfo)})
 			}
 		}
 	}
@@ -210,9 +237,51 @@ func run(pass *analysis.Pass) (any, error) {
 
 // A decl is a function of the package that may be pure.
 type decl struct {
-	obj  *types.Func
-	fn   *ssa.Function
-	cost int // syntax nodes of the body alone
+	obj     *types.Func
+	fn      *ssa.Function
+	cost    int  // syntax nodes of the body alone
+	literal bool // the body is a single return of a literal of the parameters
+}
+
+// literal reports whether the body of fd is a single return of one
+// composite literal whose elements (the values of keyed elements) are
+// parameters of fd, constants, or such composite literals in turn.
+func literal(fd *ast.FuncDecl, info *types.Info) bool {
+	if len(fd.Body.List) != 1 {
+		return false
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return false
+	}
+	params := make(map[string]bool)
+	for _, f := range fd.Type.Params.List {
+		for _, n := range f.Names {
+			params[n.Name] = true
+		}
+	}
+	var elem func(e ast.Expr) bool
+	elem = func(e ast.Expr) bool {
+		if tv, ok := info.Types[e]; ok && tv.Value != nil {
+			return true // a constant
+		}
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return params[e.Name]
+		case *ast.KeyValueExpr:
+			return elem(e.Value)
+		case *ast.CompositeLit:
+			for _, x := range e.Elts {
+				if !elem(x) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	_, ok = ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
+	return ok && elem(ret.Results[0])
 }
 
 // candidate reports whether fd could be summarised at all: it has a body
@@ -308,8 +377,147 @@ func summarise(d *decl, res *Result) *Summary {
 		Foldable:    foldable,
 		Loop:        loop,
 		Accumulates: loop && accumulates(fn, headers, res),
+		Checked:     !loop && checked(fn, res),
+		Fresh:       !loop && allResults(fn, func(v ssa.Value) bool { return constOrFresh(v, res) }),
+		Literal:     d.literal,
 		Cost:        cost,
 	}
+}
+
+// allResults reports whether ok holds for every result of every return
+// of fn.
+func allResults(fn *ssa.Function, ok func(ssa.Value) bool) bool {
+	for _, b := range fn.Blocks {
+		ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !isRet {
+			continue
+		}
+		for _, v := range ret.Results {
+			if !ok(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// constOrFresh reports whether v is a constant or a fresh object: a
+// composite literal whose address is taken, or the result of a function
+// whose summary is Fresh.
+func constOrFresh(v ssa.Value, res *Result) bool {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.Alloc:
+		return v.Heap
+	case *ssa.Call:
+		if callee, ok := v.Call.Value.(*ssa.Function); ok {
+			if obj, ok := callee.Object().(*types.Func); ok {
+				s := res.Lookup(obj)
+				return s != nil && s.Fresh
+			}
+		}
+	}
+	return false
+}
+
+// checked reports whether fn returns a value that it tests in a branch
+// condition itself on one arm and a fresh object on another, and
+// otherwise only such values and constants. The allocating arm keeps the
+// test in the compiled code (goquery's End keeps CMPQ/JNE on prevSel when
+// its result is dead); without one, as in max(a, b) through if or
+// if p != nil { return p }; return nil, the branch merges two values and
+// goes with them. A value counts as tested when it, or a load of the same
+// address (go/ssa loads s.prevSel once for the test and once for the
+// return; the compiler's CSE merges them), feeds an if.
+func checked(fn *ssa.Function, res *Result) bool {
+	var tested []ssa.Value
+	for _, b := range fn.Blocks {
+		if cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			tested = append(tested, operands(cond.Cond)...)
+		}
+	}
+	isTested := func(v ssa.Value) bool {
+		for _, t := range tested {
+			if same(v, t) {
+				return true
+			}
+		}
+		return false
+	}
+	tests, allocs := false, false
+	all := allResults(fn, func(v ssa.Value) bool {
+		switch {
+		case isConst(v):
+			return true
+		case isTested(v):
+			tests = true
+			return true
+		case constOrFresh(v, res):
+			allocs = true
+			return true
+		}
+		return false
+	})
+	return tests && allocs && all
+}
+
+func isConst(v ssa.Value) bool {
+	_, ok := v.(*ssa.Const)
+	return ok
+}
+
+// operands returns v and, transitively, the values it is computed from.
+func operands(v ssa.Value) []ssa.Value {
+	var vals []ssa.Value
+	seen := make(map[ssa.Value]bool)
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if v == nil || seen[v] {
+			continue
+		}
+		seen[v] = true
+		vals = append(vals, v)
+		if instr, ok := v.(ssa.Instruction); ok {
+			for _, op := range instr.Operands(nil) {
+				work = append(work, *op)
+			}
+		}
+	}
+	return vals
+}
+
+// same reports whether x and y are the same value, or loads of the same
+// address computed the same way. Within a pure function nothing stores
+// to memory it did not allocate, so two such loads give the same value.
+func same(x, y ssa.Value) bool {
+	if x == y {
+		return true
+	}
+	switch x := x.(type) {
+	case *ssa.UnOp:
+		y, ok := y.(*ssa.UnOp)
+		return ok && x.Op == token.MUL && y.Op == token.MUL && same(x.X, y.X)
+	case *ssa.FieldAddr:
+		y, ok := y.(*ssa.FieldAddr)
+		return ok && x.Field == y.Field && same(x.X, y.X)
+	case *ssa.Field:
+		y, ok := y.(*ssa.Field)
+		return ok && x.Field == y.Field && same(x.X, y.X)
+	case *ssa.IndexAddr:
+		y, ok := y.(*ssa.IndexAddr)
+		return ok && same(x.X, y.X) && same(x.Index, y.Index)
+	case *ssa.Index:
+		y, ok := y.(*ssa.Index)
+		return ok && same(x.X, y.X) && same(x.Index, y.Index)
+	case *ssa.Const:
+		y, ok := y.(*ssa.Const)
+		return ok && x.Value != nil && y.Value != nil && x.Value.ExactString() == y.Value.ExactString() &&
+			types.Identical(x.Type(), y.Type())
+	}
+	return false
 }
 
 // refResult reports whether sig has a result of reference type: a
@@ -404,7 +612,7 @@ func accumulates(fn *ssa.Function, headers map[*ssa.BasicBlock]bool, res *Result
 		acc := false
 		switch v := v.(type) {
 		case *ssa.Phi:
-			acc = headers[v.Block()]
+			acc = headers[v.Block()] && !tripCounter(v)
 		case *ssa.Call:
 			if callee, ok := v.Call.Value.(*ssa.Function); ok {
 				if obj, ok := callee.Object().(*types.Func); ok {
@@ -425,6 +633,31 @@ func accumulates(fn *ssa.Function, headers map[*ssa.BasicBlock]bool, res *Result
 		}
 	}
 	return false
+}
+
+// tripCounter reports whether phi, a φ-node of a loop header, only counts
+// trips: it starts from a constant and each back edge adds a constant to
+// it (count++ in count_raw_tape of minio/simdjson-go ndjson_test.go). Its
+// dead update costs one add a trip; the work of such a loop, if any, is
+// in its control flow (a tape walk whose next index is loaded from the
+// tape), and that stays. A counter bumped under a condition merges
+// through another φ-node first, so it is not a trip counter.
+func tripCounter(phi *ssa.Phi) bool {
+	for _, e := range phi.Edges {
+		switch e := e.(type) {
+		case *ssa.Const:
+		case *ssa.BinOp:
+			if e.Op != token.ADD && e.Op != token.SUB {
+				return false
+			}
+			if !(e.X == phi && isConst(e.Y)) && !(e.Y == phi && isConst(e.X) && e.Op == token.ADD) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // feedsBranch reports whether a branch condition depends on v.

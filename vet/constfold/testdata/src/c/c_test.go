@@ -125,3 +125,14 @@ func BenchmarkConstructors(b *testing.B) {
 		handleSink = newHandle(2)
 	}
 }
+
+var ipSink []ip4
+
+func BenchmarkTrivialConstructor(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		ip := newIP4(8, 8, 8, 8)
+		ipSink = append(ipSink[:0], ip, ip)
+		sink = mkPair(3).x
+		ipSink = append(ipSink[:0], newIP4Shifted(8, 8, 8, 8)) // want `all arguments of c.newIP4Shifted are constants`
+	}
+}

@@ -181,3 +181,88 @@ func Estimate(rows *[4][]byte, h uint64) int64 {
 func EqualStr(b *[]byte, s string) bool { return *(*string)(unsafe.Pointer(b)) == s }
 
 func SameStr(a, b string) bool { return a == b }
+
+// A trip counter only adds a constant each trip: the walk of
+// count_raw_tape in minio/simdjson-go ndjson_test.go, whose next index is
+// loaded from the tape, stays when count is dead.
+func CountTape(tape []uint64) (count int) {
+	for idx := uint64(0); idx < uint64(len(tape)); count++ {
+		idx = tape[idx] & 0xffffff
+	}
+	return
+}
+
+// CountDown counts trips downwards from a constant.
+func CountDown(next []int) int {
+	n := 0
+	for i := 0; i < len(next); i = next[i] {
+		n -= 2
+	}
+	return n
+}
+
+// CountOdd bumps its counter under a condition: the test feeds only the
+// counter, so the loop body goes.
+func CountOdd(xs []uint64) (n int) {
+	for _, x := range xs {
+		if x&1 != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Weight adds a loaded value each trip: accumulated work, not a count.
+func Weight(tape []uint64) (w uint64) {
+	for idx := uint64(0); idx < uint64(len(tape)); w += 2 * idx {
+		idx = tape[idx] & 0xffffff
+	}
+	return
+}
+
+// Selection is goquery's Selection: End returns the pointer it has just
+// nil-checked, and allocates on the other arm; Get returns a load that
+// feeds no branch.
+type Selection struct {
+	Nodes   []*int
+	doc     *int
+	prevSel *Selection
+}
+
+func newEmpty(doc *int) *Selection { return &Selection{nil, doc, nil} }
+
+func (s *Selection) End() *Selection {
+	if s.prevSel != nil {
+		return s.prevSel
+	}
+	return newEmpty(s.doc)
+}
+
+func (s *Selection) Get(index int) *int {
+	if index < 0 {
+		index += len(s.Nodes)
+	}
+	return s.Nodes[index]
+}
+
+// OrNil returns the checked pointer or nil: with nothing allocated on the
+// other arm, the branch only merges two values and goes with the result.
+func (s *Selection) OrNil() *Selection {
+	if s.prevSel != nil {
+		return s.prevSel
+	}
+	return nil
+}
+
+// Max returns one of the values it compares: the same.
+func Max(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// Push allocates on every path: the allocation goes with the result.
+func (s *Selection) Push(i int) *Selection {
+	return &Selection{s.Nodes[i : i+1], s.doc, s}
+}

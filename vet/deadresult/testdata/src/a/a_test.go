@@ -70,6 +70,29 @@ func BenchmarkAccumulatingLoops(b *testing.B) {
 	}
 }
 
+func BenchmarkCounters(b *testing.B) {
+	tape := make([]uint64, 64)
+	next := make([]int, 64)
+	for i := 0; i < b.N; i++ {
+		CountOdd(tape) // want `result of a.CountOdd is never used`
+		Weight(tape)   // want `result of a.Weight is never used`
+		CountTape(tape)
+		CountDown(next)
+	}
+}
+
+func BenchmarkChecked(b *testing.B) {
+	doc := 0
+	sel := &Selection{Nodes: []*int{&doc, &doc}, prevSel: &Selection{}}
+	for i := 0; i < b.N; i++ {
+		sel.Get(i & 1)  // want `result of Selection.Get is never used`
+		sel.OrNil()     // want `result of Selection.OrNil is never used`
+		Max(i, 3)       // want `result of a.Max is never used`
+		sel.Push(i & 1) // want `result of Selection.Push is never used`
+		sel.End()
+	}
+}
+
 // Nothing below may be reported.
 
 func BenchmarkControlLoops(b *testing.B) {

@@ -119,6 +119,72 @@ func CallsSearch(data []byte) int { return Search(data) + 1 } // want CallsSearc
 
 func Generic[T int | float64](a, b T) T { return a*b + a } // want Generic:"^pure, foldable$"
 
+// A trip counter is not accumulated work: a walk whose next index is
+// loaded in the loop (count_raw_tape in minio/simdjson-go) keeps its loads
+// and branches. A counter bumped under a condition is work.
+
+func Walk(tape []uint64) (n int) { // want Walk:"^pure, loop without accumulator$"
+	for i := uint64(0); i < uint64(len(tape)); n++ {
+		i = tape[i] & 0xff
+	}
+	return
+}
+
+func CountIf(xs []uint64) (n int) { // want CountIf:"^pure$"
+	for _, x := range xs {
+		if x&1 != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// A value tested in a branch and returned, with an allocation on the other
+// arm (End in PuerkitoBio/goquery filter.go), keeps its load and branch.
+// Returning nil instead, or an untested load, does not.
+
+type Sel struct {
+	nodes []*P
+	prev  *Sel
+}
+
+func newSel() *Sel { return &Sel{} } // want newSel:"^pure$"
+
+func (s *Sel) End() *Sel { // want End:"^pure, returns checked value$"
+	if s.prev != nil {
+		return s.prev
+	}
+	return newSel()
+}
+
+func (s *Sel) Prev() *Sel { // want Prev:"^pure$"
+	if s.prev != nil {
+		return s.prev
+	}
+	return nil
+}
+
+func (s *Sel) Get(i int) *P { // want Get:"^pure$"
+	if i < 0 {
+		i += len(s.nodes)
+	}
+	return s.nodes[i]
+}
+
+// A single return of a composite literal of the parameters is a trivial
+// constructor (newip4i_v4 in go4.org/netipx netipx_test.go).
+
+type ip4 struct {
+	b    [4]byte
+	zone int
+}
+
+func IP4(a, b, c, d byte) ip4 { return ip4{b: [4]byte{a, b, c, d}} } // want IP4:"^pure, foldable, literal$"
+
+func IP4Zone(a byte) ip4 { return ip4{[4]byte{a, 0, 0, 1}, -1} } // want IP4Zone:"^pure, foldable, literal$"
+
+func IP4Shift(a byte) ip4 { return ip4{b: [4]byte{a << 1}} } // want IP4Shift:"^pure, foldable$"
+
 // Mid is within the budget, but three inlined copies of it are not.
 func Mid(x int) int { // want Mid:"^pure, foldable$"
 	a := x*3 + 1
