@@ -24,7 +24,7 @@ import (
 // the search's (paper 003 §4.2–4.3 finds RMAD the least accurate metric);
 // the test logs how often it happens instead of asserting it.
 func TestAcceptance(t *testing.T) {
-	full := Levels{3, 5, 5}
+	full := Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}
 	r := newRand(2024)
 	var bs []*Benchmark
 	for k := range 10 {

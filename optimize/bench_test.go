@@ -17,7 +17,7 @@ import (
 // The n=100 variant is the same at a tenth of the size.
 func BenchmarkOptimize(b *testing.B) {
 	for _, n := range []int{100, 1000} {
-		bs := suite(42, n, Levels{3, 5, 5})
+		bs := suite(42, n, Levels{SuiteRuns: 3, Forks: 5, Iterations: 5})
 		for _, m := range []Metric{RCIWMean, RCIWT, RCIWMedian, CV, RMAD} {
 			b.Run("n="+strconv.Itoa(n)+"/metric="+m.String(), func(b *testing.B) {
 				opts := DefaultOptions
@@ -45,7 +45,7 @@ func TestOptimize1000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000 benchmarks: skipped with -short")
 	}
-	bs := suite(42, 1000, Levels{3, 5, 5})
+	bs := suite(42, 1000, Levels{SuiteRuns: 3, Forks: 5, Iterations: 5})
 	opts := DefaultOptions
 	opts.Metric = RCIWMean
 	opts.Baselines = false

@@ -73,7 +73,7 @@ func TestCollect(t *testing.T) {
 	if len(bs) != 2 || bs[0].Key != a || bs[1].Key != b {
 		t.Fatalf("benchmarks %v", bs)
 	}
-	for k, l := range []Levels{{2, 3, 5}, {3, 2, 4}} {
+	for k, l := range []Levels{{SuiteRuns: 2, Forks: 3, Iterations: 5}, {SuiteRuns: 3, Forks: 2, Iterations: 4}} {
 		if bs[k].Levels != l || !slices.Equal(bs[k].Values, expect(l)) {
 			t.Errorf("%s: levels %v values %v, want %v %v", bs[k].Key, bs[k].Levels, bs[k].Values, l, expect(l))
 		}
@@ -91,13 +91,13 @@ func TestCollectIncomplete(t *testing.T) {
 		want  Levels
 		warn  string // "" for none; "left out" when no benchmark results
 	}{
-		{"complete", grid(3, 2, 4), Levels{}, Levels{3, 2, 4}, ""},
-		{"last suite run short of a fork", [][]int{{4, 4}, {4, 4}, {4}}, Levels{}, Levels{2, 2, 4}, "suite run 3 has 1 of 2 forks"},
-		{"fork cut short", [][]int{{4, 4}, {4, 2}, {4, 4}}, Levels{}, Levels{2, 2, 4}, "suite run 2 has 2 of 4 iterations in its fork 2"},
-		{"levels given", grid(3, 2, 4), Levels{3, 2, 4}, Levels{3, 2, 4}, ""},
-		{"suite runs missing", [][]int{{4, 4}, {4}}, Levels{3, 2, 4}, Levels{1, 2, 4}, "suite run 2 has 1 of 2 forks, 1 of 3 suite runs missing"},
-		{"more than the levels", grid(4, 3, 5), Levels{3, 2, 4}, Levels{3, 2, 4}, "the extra ones are ignored"},
-		{"fewer forks than the levels", grid(3, 2, 4), Levels{0, 3, 0}, Levels{}, "left out"},
+		{"complete", grid(3, 2, 4), Levels{}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, ""},
+		{"last suite run short of a fork", [][]int{{4, 4}, {4, 4}, {4}}, Levels{}, Levels{SuiteRuns: 2, Forks: 2, Iterations: 4}, "suite run 3 has 1 of 2 forks"},
+		{"fork cut short", [][]int{{4, 4}, {4, 2}, {4, 4}}, Levels{}, Levels{SuiteRuns: 2, Forks: 2, Iterations: 4}, "suite run 2 has 2 of 4 iterations in its fork 2"},
+		{"levels given", grid(3, 2, 4), Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, ""},
+		{"suite runs missing", [][]int{{4, 4}, {4}}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, Levels{SuiteRuns: 1, Forks: 2, Iterations: 4}, "suite run 2 has 1 of 2 forks, 1 of 3 suite runs missing"},
+		{"more than the levels", grid(4, 3, 5), Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, "the extra ones are ignored"},
+		{"fewer forks than the levels", grid(3, 2, 4), Levels{SuiteRuns: 0, Forks: 3, Iterations: 0}, Levels{}, "left out"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			bs, warns, err := Collect(runOf(key, "", 0, c.iters), "sec/op", c.full)
@@ -134,7 +134,7 @@ func TestCollectMissingUnit(t *testing.T) {
 	last := &ms[len(ms)-1]
 	last.Values = last.Values[1:]
 	bs, warns, err := Collect(ms, "sec/op", Levels{})
-	if err != nil || len(warns) != 1 || len(bs) != 1 || bs[0].Levels != (Levels{1, 1, 3}) {
+	if err != nil || len(warns) != 1 || len(bs) != 1 || bs[0].Levels != (Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}) {
 		t.Errorf("Collect: %v, warnings %v, benchmarks %v", err, warns, bs)
 	}
 	bs, warns, _ = Collect(ms, "allocs/op", Levels{})
@@ -155,7 +155,7 @@ func TestCollectErrors(t *testing.T) {
 	}{
 		"two instances": {two, Levels{}, `instances "a" and "b"`},
 		"duplicate":     {dup, Levels{}, "two measurements at suite run 1, fork 1, iteration 2"},
-		"negative":      {dup[:1], Levels{-1, 0, 0}, "negative"},
+		"negative":      {dup[:1], Levels{SuiteRuns: -1, Forks: 0, Iterations: 0}, "negative"},
 	} {
 		_, _, err := Collect(c.ms, "sec/op", c.full)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -10,41 +10,9 @@ import (
 	"github.com/mbench/mbench/bench"
 )
 
-// Levels is an execution configuration in paper 003's repetition levels,
-// outermost first: SuiteRuns suite runs, Forks forks (processes) of the
-// benchmark in each suite run — the paper's "iterations", each at its own
-// random position in the suite run — and Iterations consecutive measurement
-// iterations in each fork — the paper's "duration", cut into slices of one
-// iteration time each so that shorter durations can be simulated from
-// prefixes. It has the fields of run.Levels, so the two convert into each
-// other.
-type Levels struct {
-	SuiteRuns, Forks, Iterations int
-}
-
-// Total returns the number of measurement iterations of l, s·i·d. It is the
-// cost of l in units of one iteration time; warm-up iterations and process
-// start-up are not counted (paper 003 counts the measurement phase only).
-func (l Levels) Total() int { return l.SuiteRuns * l.Forks * l.Iterations }
-
-// String returns l as "S,I,D", the form of `mbench run -levels`.
-func (l Levels) String() string {
-	return fmt.Sprintf("%d,%d,%d", l.SuiteRuns, l.Forks, l.Iterations)
-}
-
-// Validate reports a level that is not positive.
-func (l Levels) Validate() error {
-	if l.SuiteRuns < 1 || l.Forks < 1 || l.Iterations < 1 {
-		return fmt.Errorf("levels %v: every level must be at least 1", l)
-	}
-	return nil
-}
-
-// Within reports whether l asks for no more than full on every level, so
-// that its measurements are a prefix of full's.
-func (l Levels) Within(full Levels) bool {
-	return l.SuiteRuns <= full.SuiteRuns && l.Forks <= full.Forks && l.Iterations <= full.Iterations
-}
+// Levels is the model's configuration in paper 003's levels (see
+// bench.Levels): a configuration Optimize considers, chooses and plans.
+type Levels = bench.Levels
 
 // MinMeasurements is the fewest measurements a configuration must have to be
 // considered: Algorithm 1 line 8 of paper 003 ("numberOfRepetitions(e) ≥ 3"),
@@ -64,7 +32,7 @@ func candidates(full Levels, minForks int) []Levels {
 	for s := 1; s <= full.SuiteRuns; s++ {
 		for i := 1; i <= full.Forks; i++ {
 			for d := 1; d <= full.Iterations; d++ {
-				if l := (Levels{s, i, d}); l.Total() >= MinMeasurements && s*i >= minForks {
+				if l := (Levels{SuiteRuns: s, Forks: i, Iterations: d}); l.Total() >= MinMeasurements && s*i >= minForks {
 					out = append(out, l)
 				}
 			}
@@ -117,7 +85,7 @@ func NewBenchmark(key bench.Key, values [][][]float64) (*Benchmark, error) {
 	if len(values) == 0 || len(values[0]) == 0 || len(values[0][0]) == 0 {
 		return nil, fmt.Errorf("benchmark %s: no values", key)
 	}
-	l := Levels{len(values), len(values[0]), len(values[0][0])}
+	l := Levels{SuiteRuns: len(values), Forks: len(values[0]), Iterations: len(values[0][0])}
 	b := &Benchmark{Key: key, Levels: l, Values: make([]float64, 0, l.Total())}
 	for s, forks := range values {
 		if len(forks) != l.Forks {

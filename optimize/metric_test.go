@@ -115,7 +115,7 @@ func TestMetricNormalTheory(t *testing.T) {
 // TestMetricSeeded checks that a seed reproduces a bootstrap metric and
 // another seed changes it.
 func TestMetricSeeded(t *testing.T) {
-	x := synth(newRand(2), "x", Levels{1, 1, 30}, 100, 0.02, 0).Values
+	x := synth(newRand(2), "x", Levels{SuiteRuns: 1, Forks: 1, Iterations: 30}, 100, 0.02, 0).Values
 	for _, m := range []Metric{RCIWMean, RCIWT, RCIWMedian} {
 		e := newEvaluator(m, stats.Bootstrap{Level: 0.99, Replicates: 1000})
 		a, _ := e.value(x, math.NaN(), 1, 1)

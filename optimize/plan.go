@@ -246,7 +246,7 @@ func readPlan(r io.Reader) (*Plan, error) {
 		return nil, errors.New(`no "iter_time"`)
 	}
 	p := &Plan{
-		Levels:    Levels{pj.Levels.S, pj.Levels.I, pj.Levels.D},
+		Levels:    Levels{SuiteRuns: pj.Levels.S, Forks: pj.Levels.I, Iterations: pj.Levels.D},
 		Threshold: pj.Threshold,
 		Bootstrap: stats.Bootstrap{Level: pj.Bootstrap.Level, Replicates: pj.Bootstrap.Replicates},
 		Seed:      pj.Seed,
@@ -268,7 +268,7 @@ func readPlan(r io.Reader) (*Plan, error) {
 		}
 		b := PlanBenchmark{
 			Key:    bench.Key{Package: bj.Pkg, Name: bj.Name, Procs: bj.Procs},
-			Levels: Levels{bj.S, bj.I, bj.D},
+			Levels: Levels{SuiteRuns: bj.S, Forks: bj.I, Iterations: bj.D},
 			Metric: math.NaN(),
 			Stable: bj.Stable,
 		}

@@ -14,30 +14,9 @@ import (
 	"github.com/mbench/mbench/stop"
 )
 
-// Levels is a fixed configuration in paper 003's repetition levels: a
-// benchmark runs in SuiteRuns suite runs, in Forks forks (processes) in each
-// (the paper's iterations; each placed at its own random position in the
-// suite run), and each fork measures Iterations consecutive iterations of the
-// iteration time (the paper's duration level, cut into slices so that
-// shorter durations can be simulated from prefixes).
-type Levels struct {
-	SuiteRuns, Forks, Iterations int
-}
-
-// Total is the number of measurement iterations l asks for.
-func (l Levels) Total() int { return l.SuiteRuns * l.Forks * l.Iterations }
-
-func (l Levels) String() string {
-	return fmt.Sprintf("%d×%d×%d", l.SuiteRuns, l.Forks, l.Iterations)
-}
-
-// Validate reports a level that is not positive.
-func (l Levels) Validate() error {
-	if l.SuiteRuns < 1 || l.Forks < 1 || l.Iterations < 1 {
-		return fmt.Errorf("levels %d,%d,%d: every level must be at least 1", l.SuiteRuns, l.Forks, l.Iterations)
-	}
-	return nil
-}
+// Levels is the configuration StaticSuite runs a target in (see
+// bench.Levels).
+type Levels = bench.Levels
 
 // StaticOptions control StaticSuite.
 type StaticOptions struct {

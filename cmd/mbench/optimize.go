@@ -173,11 +173,11 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 func collectRun(e *env, r *bench.Run, name, unit string) ([]*optimize.Benchmark, error) {
 	var full optimize.Levels
 	if s := r.Settings["levels"]; s != "" {
-		l, err := parseLevels(s)
+		l, err := bench.ParseLevels(s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: levels setting %q: %v", name, s, err)
 		}
-		full = optimize.Levels(l)
+		full = l
 	} else {
 		e.warnf("%s: not a run of mbench run -levels; levels are inferred from the coordinates", name)
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -153,7 +152,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	case f.levels != "" && f.plan != "":
 		return usagef("-levels and -plan: give one")
 	case f.levels != "":
-		l, err := parseLevels(f.levels)
+		l, err := bench.ParseLevels(f.levels)
 		if err != nil {
 			return usagef("-levels %q: %v", f.levels, err)
 		}
@@ -545,30 +544,13 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// parseLevels parses "S,I,D".
-func parseLevels(s string) (run.Levels, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 3 {
-		return run.Levels{}, errors.New("want S,I,D: suite runs, forks per suite run, iterations per fork")
-	}
-	var n [3]int
-	for i, p := range parts {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || v < 1 {
-			return run.Levels{}, fmt.Errorf("%q is not a positive integer", p)
-		}
-		n[i] = v
-	}
-	return run.Levels{SuiteRuns: n[0], Forks: n[1], Iterations: n[2]}, nil
-}
-
 // planLevels is a target's configuration in plan: its own, found by key or,
 // when the plan was made at another GOMAXPROCS, by package and name alone;
 // the plan's full configuration, with a warning, for a benchmark the plan
 // does not know.
 func planLevels(e *env, plan *optimize.Plan, file string, t *run.Target) run.Levels {
 	if pb, ok := plan.Lookup(t.Key); ok {
-		return run.Levels(pb.Levels)
+		return pb.Levels
 	}
 	var found []optimize.PlanBenchmark
 	for _, pb := range plan.Benchmarks {
@@ -577,10 +559,10 @@ func planLevels(e *env, plan *optimize.Plan, file string, t *run.Target) run.Lev
 		}
 	}
 	if len(found) == 1 {
-		return run.Levels(found[0].Levels)
+		return found[0].Levels
 	}
 	e.warnf("%s: not in the plan %s; running the full configuration %v (run mbench optimize again)", t.Key, file, plan.Levels)
-	return run.Levels(plan.Levels)
+	return plan.Levels
 }
 
 // staticSettings records a fixed configuration (-levels, -plan) in a run's

@@ -146,8 +146,8 @@ func levels(args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the order")
 	prefix := fs.String("o", "levels", "output file `prefix`")
 	fs.Parse(args)
-	var l run.Levels
-	if _, err := fmt.Sscanf(*lv, "%d,%d,%d", &l.SuiteRuns, &l.Forks, &l.Iterations); err != nil {
+	l, err := bench.ParseLevels(*lv)
+	if err != nil {
 		return fmt.Errorf("-levels %q: %v", *lv, err)
 	}
 	ctx := context.Background()
