@@ -98,33 +98,9 @@ func (b Bootstrap) Studentized(x []float64, r *rand.Rand) Interval {
 	if n < 2 || hasNaN(x) {
 		return nanInterval(mean, b.Level)
 	}
-	// Deviations from the mean keep the one-pass variance of each
-	// replicate accurate when the spread is tiny next to the level, as
-	// with nanosecond timings of 1e9 ± 1.
-	d := make([]float64, n)
-	for i, v := range x {
-		d[i] = v - mean
-	}
-	nf := float64(n)
 	reps := make([]float64, b.Replicates)
-	for i := range reps {
-		var sum, sumSq float64
-		for range n {
-			v := d[r.IntN(n)]
-			sum += v
-			sumSq += v * v
-		}
-		ss := sumSq - sum*sum/nf
-		switch {
-		case ss > 0:
-			// (mean* − mean)/(sd*/√n) = (sum/n)/sqrt(ss/(n−1)/n)
-			reps[i] = sum / nf / math.Sqrt(ss/(nf-1)/nf)
-		case sum == 0:
-			reps[i] = 0
-		default:
-			reps[i] = math.Inf(int(math.Copysign(1, sum)))
-		}
-	}
+	StudentizedReplicates(reps, x, r)
+	nf := float64(n)
 	slices.Sort(reps)
 	se := StdDev(x) / math.Sqrt(nf)
 	a := (1 - b.Level) / 2
