@@ -105,23 +105,12 @@ func Analyze(runs [][]Value, opts AnalysisOptions) (Analysis, error) {
 		if len(run) == 0 {
 			continue
 		}
-		flagged := oneSided(run, rule)
-		n := 0
-		for _, f := range flagged {
-			if f {
-				n++
-			}
-		}
-		if n > 0 && float64(n) <= rule.MaxPairs*float64(len(run)) {
-			keep := make([]Value, 0, len(run)-n)
-			for i, v := range run {
-				if !flagged[i] {
-					keep = append(keep, v)
-				}
-			}
+		keep, n, dropped := leaveOut(run, oneSided(run, rule), rule.MaxPairs)
+		switch {
+		case dropped:
 			a.OneSidedPairs += n
 			run = keep
-		} else if n > 0 {
+		case n > 0:
 			a.Warnings = append(a.Warnings, fmt.Sprintf("%d of %d pairs of a run were disturbed on one side; kept, as so many look like the benchmark's own behaviour", n, len(run)))
 		}
 		kept = append(kept, run)
@@ -136,23 +125,12 @@ func Analyze(runs [][]Value, opts AnalysisOptions) (Analysis, error) {
 			}
 			meds[r] = Value{stats.Median(o), stats.Median(n)}
 		}
-		flagged := oneSided(meds, rule)
-		n := 0
-		for _, f := range flagged {
-			if f {
-				n++
-			}
-		}
-		if n > 0 && float64(n) <= rule.MaxRuns*float64(len(kept)) {
-			keep := kept[:0:0]
-			for r, run := range kept {
-				if !flagged[r] {
-					keep = append(keep, run)
-				}
-			}
+		keep, n, dropped := leaveOut(kept, oneSided(meds, rule), rule.MaxRuns)
+		switch {
+		case dropped:
 			a.OneSidedRuns = n
 			kept = keep
-		} else if n > 0 {
+		case n > 0:
 			a.Warnings = append(a.Warnings, fmt.Sprintf("%d of %d runs were disturbed on one side; kept, as so many look like the benchmark's own behaviour", n, len(kept)))
 		}
 	}
@@ -197,6 +175,27 @@ func Analyze(runs [][]Value, opts AnalysisOptions) (Analysis, error) {
 		a.Warnings = append(a.Warnings, "fewer than two runs: no interval")
 	}
 	return a, nil
+}
+
+// leaveOut returns xs without the flagged elements when there are some and
+// at most the fraction maxFrac of them (dropped true); n is how many were
+// flagged.
+func leaveOut[T any](xs []T, flagged []bool, maxFrac float64) (kept []T, n int, dropped bool) {
+	for _, f := range flagged {
+		if f {
+			n++
+		}
+	}
+	if n == 0 || float64(n) > maxFrac*float64(len(xs)) {
+		return xs, n, false
+	}
+	kept = make([]T, 0, len(xs)-n)
+	for i, x := range xs {
+		if !flagged[i] {
+			kept = append(kept, x)
+		}
+	}
+	return kept, n, true
 }
 
 // oneSided flags the values disturbed on one side only, as OneSidedRule
