@@ -199,13 +199,8 @@ func remainingForks[S any](states []S, get func(S) (done bool, forks, forksMin i
 // warm-up iterations until the controller ends them, then the measurement
 // iterations, and the fork checkpoint.
 func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, suite int, cfg stop.Config, opts Options) error {
-	t := res.Target
-	if res.N == 0 {
-		n, _, err := Calibrate(ctx, t, cfg.IterTime, opts.Benchmem, opts.ForkTimeout)
-		if err != nil {
-			return err
-		}
-		res.N = n
+	if err := calibrated(ctx, res, cfg.IterTime, &opts); err != nil {
+		return err
 	}
 	*fork++
 	ctrl.StartFork()
@@ -213,44 +208,81 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 	if ctrl.WantWarmup() {
 		phase = bench.Warmup
 	}
-	iter := 0
-	var sinkErr error
+	err := measureFork(ctx, res, &opts, cfg.IterTime, cfg.WarmupMax+cfg.Measure, suite, *fork,
+		func(int) bench.Phase { return phase },
+		func(m *bench.Measurement) (bool, error) {
+			v, ok := m.Get(opts.Metric)
+			if !ok {
+				return false, fmt.Errorf("%s: no %s in the result", res.Target.Key, opts.Metric)
+			}
+			if phase == bench.Warmup {
+				if !ctrl.Warmup(v) {
+					phase = bench.Measure
+				}
+				return true, nil
+			}
+			return ctrl.Measure(v), nil
+		})
+	ctrl.EndFork()
+	return err
+}
+
+// calibrated calibrates res's target for iterTime unless it has an N.
+func calibrated(ctx context.Context, res *Result, iterTime time.Duration, opts *Options) error {
+	if res.N != 0 {
+		return nil
+	}
+	n, _, err := Calibrate(ctx, res.Target, iterTime, opts.Benchmem, opts.ForkTimeout)
+	if err != nil {
+		return err
+	}
+	res.N = n
+	return nil
+}
+
+// measureFork runs one fork of res's target of up to count iterations,
+// calibrating the target first if it has no N yet. Each of the target's
+// result lines gets its coordinates, with the phase phaseOf gives its
+// index, and is kept in res and handed to the sink before more says
+// whether the fork goes on; an error from more or the sink ends the fork
+// and is returned.
+func measureFork(ctx context.Context, res *Result, opts *Options, iterTime time.Duration, count, suite, fork int,
+	phaseOf func(iter int) bench.Phase, more func(m *bench.Measurement) (bool, error)) error {
+	if err := calibrated(ctx, res, iterTime, opts); err != nil {
+		return err
+	}
+	t := res.Target
 	spec := ForkSpec{
 		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,
-		BenchTime: fmt.Sprintf("%dx", res.N), Count: cfg.WarmupMax + cfg.Measure,
+		BenchTime: fmt.Sprintf("%dx", res.N), Count: count,
 		Benchmem: opts.Benchmem, CPUs: t.CPUs, Timeout: opts.ForkTimeout,
 	}
+	iter := 0
+	var stopErr error
 	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
 		if m.Key != t.Key {
 			// A parent benchmark's line, or a sibling matched by a
 			// pattern that is not exact; not ours.
 			return true
 		}
-		m.Coord = bench.Coord{Instance: opts.Instance, SuiteRun: suite, Fork: *fork, Iteration: iter, Phase: phase}
+		m.Coord = bench.Coord{Instance: opts.Instance, SuiteRun: suite, Fork: fork, Iteration: iter, Phase: phaseOf(iter)}
 		iter++
 		res.Measurements = append(res.Measurements, *m)
 		if opts.Sink != nil {
 			if err := opts.Sink.Append(m); err != nil {
-				sinkErr = err
+				stopErr = fmt.Errorf("storing a measurement: %w", err)
 				return false
 			}
 		}
-		v, ok := m.Get(opts.Metric)
-		if !ok {
-			sinkErr = fmt.Errorf("%s: no %s in the result", t.Key, opts.Metric)
+		goOn, err := more(m)
+		if err != nil {
+			stopErr = err
 			return false
 		}
-		if phase == bench.Warmup {
-			if !ctrl.Warmup(v) {
-				phase = bench.Measure
-			}
-			return true
-		}
-		return ctrl.Measure(v)
+		return goOn
 	})
-	ctrl.EndFork()
-	if sinkErr != nil {
-		return fmt.Errorf("storing a measurement: %w", sinkErr)
+	if stopErr != nil {
+		return stopErr
 	}
 	return err
 }

@@ -194,42 +194,14 @@ func assignSuiteRuns(levels []Levels, minPer int, rng *rand.Rand) [][]int {
 // runStaticFork runs one fork of a target: calibration first if it has
 // none, then warm-up and measurement iterations.
 func runStaticFork(ctx context.Context, res *Result, suite, fork, iters int, opts *StaticOptions) error {
-	t := res.Target
-	if res.N == 0 {
-		n, _, err := Calibrate(ctx, t, opts.Config.IterTime, opts.Benchmem, opts.ForkTimeout)
-		if err != nil {
-			return err
-		}
-		res.N = n
-	}
-	spec := ForkSpec{
-		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,
-		BenchTime: fmt.Sprintf("%dx", res.N), Count: opts.Warmup + iters,
-		Benchmem: opts.Benchmem, CPUs: t.CPUs, Timeout: opts.ForkTimeout,
-	}
-	iter := 0
-	var sinkErr error
-	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
-		if m.Key != t.Key {
-			return true
-		}
-		phase := bench.Measure
-		if iter < opts.Warmup {
-			phase = bench.Warmup
-		}
-		m.Coord = bench.Coord{Instance: opts.Instance, SuiteRun: suite, Fork: fork, Iteration: iter, Phase: phase}
-		iter++
-		res.Measurements = append(res.Measurements, *m)
-		if opts.Sink != nil {
-			if err := opts.Sink.Append(m); err != nil {
-				sinkErr = err
-				return false
+	return measureFork(ctx, res, &opts.Options, opts.Config.IterTime, opts.Warmup+iters, suite, fork,
+		func(i int) bench.Phase {
+			if i < opts.Warmup {
+				return bench.Warmup
 			}
-		}
-		return iter < opts.Warmup+iters
-	})
-	if sinkErr != nil {
-		return fmt.Errorf("storing a measurement: %w", sinkErr)
-	}
-	return err
+			return bench.Measure
+		},
+		func(m *bench.Measurement) (bool, error) {
+			return m.Coord.Iteration+1 < opts.Warmup+iters, nil
+		})
 }
