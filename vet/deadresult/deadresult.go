@@ -205,50 +205,42 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 // instruction that uses it, transitively, is pure computation or a store
 // into a local variable that is never read.
 func dead(v ssa.Value) bool {
-	seen := make(map[ssa.Value]bool)
-	work := []ssa.Value{v}
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[v] {
-			continue
-		}
-		seen[v] = true
+	return !purity.Visit([]ssa.Value{v}, func(v ssa.Value) (more []ssa.Value, stop bool) {
 		refs := v.Referrers()
 		if refs == nil {
-			return false
+			return nil, true
 		}
 		for _, r := range *refs {
 			switch r := r.(type) {
 			case *ssa.DebugRef:
 			case *ssa.Store:
 				if r.Val != v || !writeOnly(r.Addr) {
-					return false
+					return nil, true
 				}
 			case *ssa.BinOp:
 				if purity.StringCall(r) {
-					return false // concatenation or comparison calls the runtime
+					return nil, true // concatenation or comparison calls the runtime
 				}
-				work = append(work, r)
+				more = append(more, r)
 			case *ssa.UnOp:
 				if r.Op == token.ARROW {
-					return false
+					return nil, true
 				}
-				work = append(work, r)
+				more = append(more, r)
 			case *ssa.Convert:
 				if isString(r.Type()) || isString(r.X.Type()) {
-					return false
+					return nil, true
 				}
-				work = append(work, r)
+				more = append(more, r)
 			case *ssa.Phi, *ssa.Extract, *ssa.ChangeType, *ssa.Field, *ssa.Index,
 				*ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice:
-				work = append(work, r.(ssa.Value))
+				more = append(more, r.(ssa.Value))
 			default:
-				return false
+				return nil, true
 			}
 		}
-	}
-	return true
+		return more, false
+	})
 }
 
 // writeOnly reports whether addr is a local variable that is only ever

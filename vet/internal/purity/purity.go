@@ -36,6 +36,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -470,8 +471,34 @@ func isConst(v ssa.Value) bool {
 // operands returns v and, transitively, the values it is computed from.
 func operands(v ssa.Value) []ssa.Value {
 	var vals []ssa.Value
+	Visit([]ssa.Value{v}, func(v ssa.Value) ([]ssa.Value, bool) {
+		vals = append(vals, v)
+		return operandsOf(v), false
+	})
+	return vals
+}
+
+// operandsOf returns the non-nil operands of v, if it is an instruction.
+func operandsOf(v ssa.Value) []ssa.Value {
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return nil
+	}
+	var ops []ssa.Value
+	for _, op := range instr.Operands(nil) {
+		if *op != nil {
+			ops = append(ops, *op)
+		}
+	}
+	return ops
+}
+
+// Visit walks a graph of SSA values depth first from starts, each value
+// once: next returns the values to go on to from v, and whether to stop the
+// whole walk. Visit reports whether it was stopped.
+func Visit(starts []ssa.Value, next func(v ssa.Value) (more []ssa.Value, stop bool)) bool {
 	seen := make(map[ssa.Value]bool)
-	work := []ssa.Value{v}
+	work := slices.Clone(starts)
 	for len(work) > 0 {
 		v := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -479,14 +506,13 @@ func operands(v ssa.Value) []ssa.Value {
 			continue
 		}
 		seen[v] = true
-		vals = append(vals, v)
-		if instr, ok := v.(ssa.Instruction); ok {
-			for _, op := range instr.Operands(nil) {
-				work = append(work, *op)
-			}
+		more, stop := next(v)
+		if stop {
+			return true
 		}
+		work = append(work, more...)
 	}
-	return vals
+	return false
 }
 
 // same reports whether x and y are the same value, or loads of the same
@@ -565,30 +591,22 @@ func refType(t types.Type) bool {
 // escapes reports whether the address of alloc, or an address derived
 // from it, is returned, stored or passed to a call.
 func escapes(alloc *ssa.Alloc) bool {
-	seen := make(map[ssa.Value]bool)
-	work := []ssa.Value{alloc}
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[v] {
-			continue
-		}
-		seen[v] = true
+	return Visit([]ssa.Value{alloc}, func(v ssa.Value) (more []ssa.Value, stop bool) {
 		for _, r := range *v.Referrers() {
 			switch r := r.(type) {
 			case *ssa.Store:
 				if r.Val == v {
-					return true
+					return nil, true
 				}
 			case *ssa.Return, *ssa.Call, *ssa.MakeInterface:
-				return true
+				return nil, true
 			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.ChangeType,
 				*ssa.Convert, *ssa.Phi, *ssa.SliceToArrayPointer:
-				work = append(work, r.(ssa.Value))
+				more = append(more, r.(ssa.Value))
 			}
 		}
-	}
-	return false
+		return more, false
+	})
 }
 
 // accumulates reports whether a result of fn depends on an accumulated
@@ -601,14 +619,7 @@ func accumulates(fn *ssa.Function, headers map[*ssa.BasicBlock]bool, res *Result
 			work = append(work, ret.Results...)
 		}
 	}
-	seen := make(map[ssa.Value]bool)
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[v] {
-			continue
-		}
-		seen[v] = true
+	return Visit(work, func(v ssa.Value) ([]ssa.Value, bool) {
 		acc := false
 		switch v := v.(type) {
 		case *ssa.Phi:
@@ -622,17 +633,10 @@ func accumulates(fn *ssa.Function, headers map[*ssa.BasicBlock]bool, res *Result
 			}
 		}
 		if acc && !feedsBranch(v) {
-			return true
+			return nil, true
 		}
-		if instr, ok := v.(ssa.Instruction); ok {
-			for _, op := range instr.Operands(nil) {
-				if *op != nil {
-					work = append(work, *op)
-				}
-			}
-		}
-	}
-	return false
+		return operandsOf(v), false
+	})
 }
 
 // tripCounter reports whether phi, a φ-node of a loop header, only counts
@@ -662,29 +666,21 @@ func tripCounter(phi *ssa.Phi) bool {
 
 // feedsBranch reports whether a branch condition depends on v.
 func feedsBranch(v ssa.Value) bool {
-	seen := make(map[ssa.Value]bool)
-	work := []ssa.Value{v}
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[v] {
-			continue
-		}
-		seen[v] = true
+	return Visit([]ssa.Value{v}, func(v ssa.Value) (more []ssa.Value, stop bool) {
 		refs := v.Referrers()
 		if refs == nil {
-			continue
+			return nil, false
 		}
 		for _, r := range *refs {
 			switch r := r.(type) {
 			case *ssa.If:
-				return true
+				return nil, true
 			case ssa.Value:
-				work = append(work, r)
+				more = append(more, r)
 			}
 		}
-	}
-	return false
+		return more, false
+	})
 }
 
 // pureBuiltins are the builtins that compile to plain arithmetic or loads.
