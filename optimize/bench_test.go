@@ -3,7 +3,6 @@ package optimize
 import (
 	"strconv"
 	"testing"
-	"time"
 )
 
 // The speed requirement: Algorithm 1 on 1,000 benchmarks of a 3×5×5 run
@@ -37,26 +36,3 @@ func BenchmarkOptimize(b *testing.B) {
 	}
 }
 
-// TestOptimize1000 holds the speed requirement as a test (about 2 s of two
-// cores; skipped with -short):
-//
-//	go test -run Optimize1000 -v ./optimize/
-func TestOptimize1000(t *testing.T) {
-	if testing.Short() {
-		t.Skip("1,000 benchmarks: skipped with -short")
-	}
-	bs := suite(42, 1000, Levels{SuiteRuns: 3, Forks: 5, Iterations: 5})
-	opts := DefaultOptions
-	opts.Metric = RCIWMean
-	opts.Baselines = false
-	start := time.Now()
-	rep, err := Optimize(bs, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	elapsed := time.Since(start)
-	t.Logf("1,000 benchmarks, rciw-mean, 10,000 replicates: %v; %d stable, %.1f%% of iterations saved", elapsed, rep.Plan.Stable, 100*rep.Plan.Saving)
-	if elapsed > time.Minute {
-		t.Errorf("took %v, the limit is 1m", elapsed)
-	}
-}
