@@ -35,4 +35,3 @@ func BenchmarkOptimize(b *testing.B) {
 		}
 	}
 }
-
