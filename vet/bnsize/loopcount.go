@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/mbench/mbench/vet/internal/benchfn"
 )
 
 // loopCount is the fact that a function uses some of its integer
@@ -48,36 +50,21 @@ func (lc *loopCounts) is(fn *types.Func, i int) bool {
 func findLoopCounts(pass *analysis.Pass) *loopCounts {
 	info := pass.TypesInfo
 	lc := &loopCounts{pass: pass, local: make(map[*types.Func][]bool)}
-	type decl struct {
-		fn   *types.Func
-		body *ast.BlockStmt
-	}
-	var decls []decl
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, ok := info.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			decls = append(decls, decl{fn, fd.Body})
-			lc.local[fn] = make([]bool, fn.Signature().Params().Len())
-		}
+	decls := benchfn.Decls(info, pass.Files, true) // no body: assembly, linknamed
+	for _, d := range decls {
+		lc.local[d.Func] = make([]bool, d.Func.Signature().Params().Len())
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, d := range decls {
-			params := d.fn.Signature().Params()
+			params := d.Func.Signature().Params()
 			for i := range params.Len() {
 				p := params.At(i)
-				if lc.local[d.fn][i] || !isInteger(p.Type()) {
+				if lc.local[d.Func][i] || !isInteger(p.Type()) {
 					continue
 				}
-				if lc.countsWith(d.body, p) {
-					lc.local[d.fn][i] = true
+				if lc.countsWith(d.Node.Body, p) {
+					lc.local[d.Func][i] = true
 					changed = true
 				}
 			}
@@ -85,13 +72,13 @@ func findLoopCounts(pass *analysis.Pass) *loopCounts {
 	}
 	for _, d := range decls {
 		var f loopCount
-		for i, ok := range lc.local[d.fn] {
+		for i, ok := range lc.local[d.Func] {
 			if ok {
 				f.Params = append(f.Params, i)
 			}
 		}
 		if len(f.Params) > 0 {
-			pass.ExportObjectFact(d.fn, &f)
+			pass.ExportObjectFact(d.Func, &f)
 		}
 	}
 	return lc

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/mbench/mbench/vet/internal/benchfn"
 )
 
 // isShort is the fact that a function runs in bounded, short time: its
@@ -43,34 +45,19 @@ func (sf *shortFuncs) is(fn *types.Func) bool {
 // point (recursive functions never qualify), and exports them as facts.
 func findShort(pass *analysis.Pass) *shortFuncs {
 	sf := &shortFuncs{pass: pass, local: make(map[*types.Func]bool)}
-	type decl struct {
-		fn   *types.Func
-		body *ast.BlockStmt
-	}
-	var decls []decl
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue // assembly and linknamed functions: unknown
-			}
-			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				decls = append(decls, decl{fn, fd.Body})
-			}
-		}
-	}
+	decls := benchfn.Decls(pass.TypesInfo, pass.Files, true) // no body: assembly, linknamed: unknown
 	for changed := true; changed; {
 		changed = false
 		for _, d := range decls {
-			if !sf.local[d.fn] && sf.shortCode(d.body) {
-				sf.local[d.fn] = true
+			if !sf.local[d.Func] && sf.shortCode(d.Node.Body) {
+				sf.local[d.Func] = true
 				changed = true
 			}
 		}
 	}
 	for _, d := range decls {
-		if sf.local[d.fn] {
-			pass.ExportObjectFact(d.fn, new(isShort))
+		if sf.local[d.Func] {
+			pass.ExportObjectFact(d.Func, new(isShort))
 		}
 	}
 	return sf

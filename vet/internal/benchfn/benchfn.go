@@ -279,3 +279,28 @@ func UnderTest(pass *analysis.Pass, pkg *types.Package) bool {
 	path, ok := strings.CutSuffix(pass.Pkg.Path(), "_test")
 	return ok && pkg.Path() == path
 }
+
+// A Decl is a function or method declared in the package's source.
+type Decl struct {
+	Func *types.Func
+	Node *ast.FuncDecl
+}
+
+// Decls returns the functions and methods declared in files, with their
+// objects. With withBody, those without a body (assembly, linknamed) are
+// left out.
+func Decls(info *types.Info, files []*ast.File, withBody bool) []Decl {
+	var out []Decl
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || withBody && fd.Body == nil {
+				continue
+			}
+			if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+				out = append(out, Decl{fn, fd})
+			}
+		}
+	}
+	return out
+}
