@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -181,27 +182,29 @@ func leaves(body *ast.BlockStmt) bool {
 	return found
 }
 
-// sinkFix returns the fix that keeps the result of call alive by assigning
-// it to a new package-level variable: when call is a statement of its own or
-// assigned to the blank identifier, has one result, and that result's type
-// can be written in file (its package is this one, or imported by file).
-// The variable is named after the callee and the line, so that fixes of
+// sinkFix returns the fix that keeps the results of call alive by
+// assigning them to new package-level variables: when call is a statement
+// of its own or assigned to blank identifiers only, and the type of at
+// least one result can be written in file (its package is this one, or
+// imported by file). A result whose type cannot be written stays assigned
+// to _. Each variable is named after the callee, the line and, for a
+// call with several results, the result's position, so that fixes of
 // several findings can be applied together.
 func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.CallExpr, callee *types.Func) []analysis.SuggestedFix {
-	if file == nil || callee.Signature().Results().Len() != 1 {
+	results := callee.Signature().Results()
+	if file == nil || results.Len() == 0 {
 		return nil
 	}
-	var edit analysis.TextEdit
+	var lhs []ast.Expr // the blank identifiers the call is assigned to, if any
 	found := false
 	ast.Inspect(loop.Body, func(n ast.Node) bool {
 		switch s := n.(type) {
 		case *ast.ExprStmt:
-			if s.X == call {
-				edit, found = analysis.TextEdit{Pos: call.Pos(), End: call.Pos()}, true
-			}
+			found = s.X == call
 		case *ast.AssignStmt:
-			if len(s.Lhs) == 1 && len(s.Rhs) == 1 && s.Rhs[0] == call && s.Tok == token.ASSIGN && isBlank(s.Lhs[0]) {
-				edit, found = analysis.TextEdit{Pos: s.Lhs[0].Pos(), End: s.Lhs[0].End()}, true
+			if len(s.Rhs) == 1 && s.Rhs[0] == call && s.Tok == token.ASSIGN && len(s.Lhs) == results.Len() &&
+				!slices.ContainsFunc(s.Lhs, func(e ast.Expr) bool { return !isBlank(e) }) {
+				lhs, found = s.Lhs, true
 			}
 		}
 		return !found
@@ -221,33 +224,53 @@ func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.C
 			imports[path] = spec.Name.Name
 		}
 	}
-	writable := true
-	typ := types.TypeString(callee.Signature().Results().At(0).Type(), func(p *types.Package) string {
-		if p == pass.Pkg {
-			return ""
+	line := pass.Fset.Position(call.Pos()).Line
+	names := make([]string, results.Len()) // "_" where the type cannot be written
+	var decls strings.Builder
+	for i := range results.Len() {
+		writable := true
+		typ := types.TypeString(results.At(i).Type(), func(p *types.Package) string {
+			if p == pass.Pkg {
+				return ""
+			}
+			name, ok := imports[p.Path()]
+			if !ok {
+				writable = false
+			}
+			return name
+		})
+		if !writable {
+			names[i] = "_"
+			continue
 		}
-		name, ok := imports[p.Path()]
-		if !ok {
-			writable = false
+		name := fmt.Sprintf("sink%s%d", exported(callee.Name()), line)
+		if results.Len() > 1 {
+			name += fmt.Sprintf("_%d", i)
 		}
-		return name
-	})
-	if !writable {
+		for pass.Pkg.Scope().Lookup(name) != nil {
+			name += "x"
+		}
+		names[i] = name
+		what := "the result"
+		if results.Len() > 1 {
+			what = fmt.Sprintf("result %d", i+1)
+		}
+		fmt.Fprintf(&decls, "\n\n// %s keeps %s of %s alive, so that the compiler cannot remove\n// the call from the benchmark loop.\nvar %s %s", name, what, callee.Name(), name, typ)
+	}
+	if decls.Len() == 0 {
 		return nil
 	}
-	line := pass.Fset.Position(call.Pos()).Line
-	name := fmt.Sprintf("sink%s%d", exported(callee.Name()), line)
-	for pass.Pkg.Scope().Lookup(name) != nil {
-		name += "x"
+	edit := analysis.TextEdit{Pos: call.Pos(), End: call.Pos(), NewText: []byte(strings.Join(names, ", ") + " = ")}
+	if lhs != nil { // replacing the blank identifiers
+		edit = analysis.TextEdit{Pos: lhs[0].Pos(), End: lhs[len(lhs)-1].End(), NewText: []byte(strings.Join(names, ", "))}
 	}
-	edit.NewText = []byte(name + " = ")
-	if edit.End != edit.Pos { // replacing a blank identifier
-		edit.NewText = []byte(name)
+	message := "assign the result to a package-level sink"
+	if results.Len() > 1 {
+		message = "assign the results to package-level sinks"
 	}
-	decl := fmt.Sprintf("\n\n// %s keeps the result of %s alive, so that the compiler cannot remove\n// the call from the benchmark loop.\nvar %s %s", name, callee.Name(), name, typ)
 	return []analysis.SuggestedFix{{
-		Message:   "assign the result to a package-level sink",
-		TextEdits: []analysis.TextEdit{edit, {Pos: file.End(), End: file.End(), NewText: []byte(decl)}},
+		Message:   message,
+		TextEdits: []analysis.TextEdit{edit, {Pos: file.End(), End: file.End(), NewText: []byte(decls.String())}},
 	}}
 }
 

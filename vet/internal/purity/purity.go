@@ -108,6 +108,22 @@ type Summary struct {
 	// return ip4i{ip4: [4]byte{a, b, c, d}}): a trivial constructor,
 	// which computes nothing that folding could save.
 	Literal bool
+	// Selects reports that the function computes nothing: it has no loop,
+	// and every instruction is a load, a field or element selection or a
+	// slice expression of its parameters, constants and package-level
+	// variables, a branch on such a boolean, or a call of len, cap or
+	// another such function (Value of clipperhouse/uax29's iterators:
+	// return iter.data[iter.start:iter.pos]). An accessor: when its result
+	// is dead the compiler deletes a few loads, which matters only when
+	// nothing else in the benchmark loop does work.
+	Selects bool
+	// Static reports that the function selects (Selects) without using
+	// its parameters at all: every result is a constant or a load of a
+	// package-level variable (GormDataType of golang-module/carbon:
+	// return "time"; UintptrBits of modernc.org/mathutil: return
+	// uintptrBits). Its dead call loses no work the benchmark could
+	// measure: keeping the result alive times the store of a constant.
+	Static bool
 	// Cost is the estimated inlining cost, in syntax nodes, including the
 	// costs of the pure callees that would be inlined into it.
 	Cost int
@@ -128,6 +144,12 @@ func (s *Summary) String() string {
 	}
 	if s.Literal {
 		str += ", literal"
+	}
+	switch {
+	case s.Static:
+		str += ", static"
+	case s.Selects:
+		str += ", selects"
 	}
 	return str
 }
@@ -381,6 +403,8 @@ func summarise(d *decl, res *Result) *Summary {
 		Checked:     !loop && checked(fn, res),
 		Fresh:       !loop && allResults(fn, func(v ssa.Value) bool { return constOrFresh(v, res) }),
 		Literal:     d.literal,
+		Selects:     !loop && selects(fn, res, false),
+		Static:      !loop && selects(fn, res, true),
 		Cost:        cost,
 	}
 }
@@ -461,6 +485,59 @@ func checked(fn *ssa.Function, res *Result) bool {
 		return false
 	})
 	return tests && allocs && all
+}
+
+// selects reports whether every instruction of fn, a function without
+// loops, only selects: loads, field and element selection and slicing,
+// type changes, φ-nodes, branches on a selected boolean, and calls of
+// len, cap, the nil check of go/ssa and functions whose summary is
+// Selects (Static when static is set). No arithmetic, comparison,
+// conversion or allocation. With static set, no instruction may use a
+// parameter either.
+func selects(fn *ssa.Function, res *Result, static bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if static {
+				for _, op := range instr.Operands(nil) {
+					if _, ok := (*op).(*ssa.Parameter); ok {
+						return false
+					}
+				}
+			}
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op != token.MUL {
+					return false
+				}
+			case *ssa.Call:
+				switch callee := instr.Call.Value.(type) {
+				case *ssa.Builtin:
+					switch callee.Name() {
+					case "len", "cap", "ssa:wrapnilchk":
+					default:
+						return false
+					}
+				case *ssa.Function:
+					obj, ok := callee.Object().(*types.Func)
+					if !ok {
+						return false
+					}
+					s := res.Lookup(obj)
+					if s == nil || !s.Selects || static && !s.Static {
+						return false
+					}
+				default:
+					return false
+				}
+			case *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.Slice,
+				*ssa.ChangeType, *ssa.Phi, *ssa.Extract, *ssa.Jump, *ssa.If,
+				*ssa.Return, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func isConst(v ssa.Value) bool {

@@ -266,3 +266,39 @@ func Max(a, b int) int {
 func (s *Selection) Push(i int) *Selection {
 	return &Selection{s.Nodes[i : i+1], s.doc, s}
 }
+
+// Accessors compute nothing: Value is the iterator accessor of
+// clipperhouse/uax29 (return iter.data[iter.start:iter.pos]); Name and
+// Width return a constant and a package-level variable (GormDataType of
+// golang-module/carbon, UintptrBits of modernc.org/mathutil).
+
+type Iter struct {
+	data       []byte
+	start, pos int
+}
+
+func NewIter(data []byte) *Iter { return &Iter{data: data} }
+
+// Next advances the iterator: it writes through its receiver.
+func (it *Iter) Next() bool {
+	if it.pos >= len(it.data) {
+		return false
+	}
+	it.start = it.pos
+	it.pos++
+	return true
+}
+
+func (it *Iter) Value() []byte { return it.data[it.start:it.pos] }
+
+func (it *Iter) Name() string { return "iter" }
+
+var width = 64
+
+func Width() int { return width }
+
+type Pair struct{ A, B int }
+
+func MakePair(a, b int) Pair { return Pair{a + 1, b} }
+
+func (p Pair) First() int { return p.A }

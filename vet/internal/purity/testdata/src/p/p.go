@@ -25,7 +25,7 @@ func Sum(n int) int { // want Sum:"^pure$"
 	return s
 }
 
-func Global() int { return g } // want Global:"^pure$"
+func Global() int { return g } // want Global:"^pure, static$"
 
 func Table(i int) int { return tbl[i&1] } // want Table:"^pure$"
 
@@ -40,7 +40,7 @@ type P struct{ x int }
 
 func NewP(x int) *P { return &P{x} } // want NewP:"^pure$"
 
-func (p *P) Get() int { return p.x } // want Get:"^pure, foldable$"
+func (p *P) Get() int { return p.x } // want Get:"^pure, foldable, selects$"
 
 // Checked may panic, an effect: no fact.
 func Checked(x int) int {
@@ -184,6 +184,45 @@ func IP4(a, b, c, d byte) ip4 { return ip4{b: [4]byte{a, b, c, d}} } // want IP4
 func IP4Zone(a byte) ip4 { return ip4{[4]byte{a, 0, 0, 1}, -1} } // want IP4Zone:"^pure, foldable, literal$"
 
 func IP4Shift(a byte) ip4 { return ip4{b: [4]byte{a << 1}} } // want IP4Shift:"^pure, foldable$"
+
+// Accessors select without computing (Value of clipperhouse/uax29's
+// iterators); a static one uses no parameter (GormDataType of
+// golang-module/carbon, UintptrBits of modernc.org/mathutil).
+
+type Iter struct {
+	data       []byte
+	start, pos int
+	err        *P
+	ok         bool
+}
+
+func (it *Iter) Value() []byte { return it.data[it.start:it.pos] } // want Value:"^pure, selects$"
+
+func (it *Iter) First() byte { return it.Value()[0] } // want First:"^pure, selects$"
+
+func (it *Iter) Len() int { return len(it.data) } // want Len:"^pure, foldable, selects$"
+
+func (it *Iter) OK() int { // want OK:"^pure, foldable, selects$"
+	if it.ok {
+		return it.pos
+	}
+	return it.start
+}
+
+func (it *Iter) Checked() int { // want Checked:"^pure, foldable$"
+	if it.err != nil {
+		return 0
+	}
+	return it.pos
+}
+
+func (it *Iter) Rest() []byte { return it.data[it.pos+1:] } // want Rest:"^pure$"
+
+func (it *Iter) Kind() string { return "iter" } // want Kind:"^pure, foldable, static$"
+
+func TableAt(i int) int { return tbl[i] } // want TableAt:"^pure, selects$"
+
+func TableHead() int { return tbl[0] } // want TableHead:"^pure, static$"
 
 // Mid is within the budget, but three inlined copies of it are not.
 func Mid(x int) int { // want Mid:"^pure, foldable$"
