@@ -10,6 +10,7 @@
 #   fifth     36 modules in none of the lists above docs/vet-fifth.md
 #   sixth     40 modules in none of the lists above docs/vet-sixth.md
 #   seventh   40 modules in none of the lists above docs/vet-seventh.md
+#   eighth    37 modules in none of the lists above docs/vet-eighth.md
 #
 # It fetches each module from the module proxy into a scratch directory,
 # builds mbench, runs `mbench vet -json ./...` in the module's root, one
