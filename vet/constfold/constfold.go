@@ -54,7 +54,12 @@ single return of a composite literal of its parameters and constants
 (newip4i_v4(8, 8, 8, 8) in go4.org/netipx netipx_test.go, return
 ip4i{ip4: [4]byte{a, b, c, d}}), is not reported: folding it saves a few
 stores and no computation, so the call is setup, not the measured work
-(A/B with the bytes from a package var: no slowdown). For the same reason a
+(A/B with the bytes from a package var: no slowdown). Nor is a callee that
+computes nothing, only selecting from its inputs or converting between
+types of the same representation (ToInteger of dop251/goja, return
+int64(i) on an int64 type; a function that returns a constant): folding it
+saves no work, and the benchmark times what the callee costs, which is
+nothing either way (A/B: one load). For the same reason a
 call whose result is only an argument of calls that do not fold (impure or
 dynamic calls, builtins such as append, pure functions with loops) is not
 reported: it prepares the input of the measured work
@@ -128,7 +133,7 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 			if recv := callee.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
 				continue
 			}
-			if s := pure.Lookup(callee); s == nil || !s.Foldable || s.Literal {
+			if s := pure.Lookup(callee); s == nil || !s.Foldable || s.Literal || s.Selects {
 				continue
 			}
 			if feedsWork(pure, call) {

@@ -102,3 +102,12 @@ type pair struct{ x, y int }
 func mkPair(x int) pair {
 	return pair{x: x, y: 1}
 }
+
+// Callees that compute nothing: a conversion between types of the same
+// representation (ToInteger of dop251/goja) and a selection.
+
+type valueInt int64
+
+func (i valueInt) ToInteger() int64 { return int64(i) }
+
+func First(a, b int) int { return a }

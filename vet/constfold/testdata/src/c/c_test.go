@@ -153,3 +153,13 @@ func BenchmarkFeedsWork(b *testing.B) {
 		Record(Add(5, 6))
 	}
 }
+
+// Nothing to fold: the callee computes nothing.
+func BenchmarkNoComputation(b *testing.B) {
+	count := int64(0)
+	for i := 0; i < b.N; i++ {
+		count += valueInt(123).ToInteger()
+		sink = First(1, 2)
+	}
+	sink += int(count)
+}
