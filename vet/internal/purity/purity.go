@@ -111,19 +111,14 @@ type Summary struct {
 	// Selects reports that the function computes nothing: it has no loop,
 	// and every instruction is a load, a field or element selection or a
 	// slice expression of its parameters, constants and package-level
-	// variables, a branch on such a boolean, or a call of len, cap or
-	// another such function (Value of clipperhouse/uax29's iterators:
-	// return iter.data[iter.start:iter.pos]). An accessor: when its result
-	// is dead the compiler deletes a few loads, which matters only when
-	// nothing else in the benchmark loop does work.
+	// variables, a change between types of the same representation, a
+	// branch on a selected boolean, or a call of len, cap or another such
+	// function (Value of clipperhouse/uax29's iterators: return
+	// iter.data[iter.start:iter.pos]; Value of go-ini's Key: return
+	// k.value; ToInteger of dop251/goja: return int64(i)). When its result
+	// is dead the compiler deletes a few loads, about what keeping the
+	// result alive costs, and constant arguments leave nothing to fold.
 	Selects bool
-	// Static reports that the function selects (Selects) without using
-	// its parameters at all: every result is a constant or a load of a
-	// package-level variable (GormDataType of golang-module/carbon:
-	// return "time"; UintptrBits of modernc.org/mathutil: return
-	// uintptrBits). Its dead call loses no work the benchmark could
-	// measure: keeping the result alive times the store of a constant.
-	Static bool
 	// Cost is the estimated inlining cost, in syntax nodes, including the
 	// costs of the pure callees that would be inlined into it.
 	Cost int
@@ -145,10 +140,7 @@ func (s *Summary) String() string {
 	if s.Literal {
 		str += ", literal"
 	}
-	switch {
-	case s.Static:
-		str += ", static"
-	case s.Selects:
+	if s.Selects {
 		str += ", selects"
 	}
 	return str
@@ -403,8 +395,7 @@ func summarise(d *decl, res *Result) *Summary {
 		Checked:     !loop && checked(fn, res),
 		Fresh:       !loop && allResults(fn, func(v ssa.Value) bool { return constOrFresh(v, res) }),
 		Literal:     d.literal,
-		Selects:     !loop && selects(fn, res, false),
-		Static:      !loop && selects(fn, res, true),
+		Selects:     !loop && selects(fn, res),
 		Cost:        cost,
 	}
 }
@@ -491,19 +482,11 @@ func checked(fn *ssa.Function, res *Result) bool {
 // loops, only selects: loads, field and element selection and slicing,
 // type changes, φ-nodes, branches on a selected boolean, and calls of
 // len, cap, the nil check of go/ssa and functions whose summary is
-// Selects (Static when static is set). No arithmetic, comparison,
-// conversion or allocation. With static set, no instruction may use a
-// parameter either.
-func selects(fn *ssa.Function, res *Result, static bool) bool {
+// Selects, and the spill of a parameter to a local. No arithmetic,
+// comparison, conversion or allocation.
+func selects(fn *ssa.Function, res *Result) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if static {
-				for _, op := range instr.Operands(nil) {
-					if _, ok := (*op).(*ssa.Parameter); ok {
-						return false
-					}
-				}
-			}
 			switch instr := instr.(type) {
 			case *ssa.UnOp:
 				if instr.Op != token.MUL {
@@ -523,10 +506,24 @@ func selects(fn *ssa.Function, res *Result, static bool) bool {
 						return false
 					}
 					s := res.Lookup(obj)
-					if s == nil || !s.Selects || static && !s.Static {
+					if s == nil || !s.Selects {
 						return false
 					}
 				default:
+					return false
+				}
+			case *ssa.Alloc:
+				// go/ssa spills a struct or array parameter to a
+				// local before selecting from it (t0 = local Pair (p);
+				// *t0 = p; &t0.A).
+				if instr.Heap {
+					return false
+				}
+			case *ssa.Store:
+				if _, ok := instr.Addr.(*ssa.Alloc); !ok {
+					return false
+				}
+				if _, ok := instr.Val.(*ssa.Parameter); !ok {
 					return false
 				}
 			case *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.Slice,

@@ -25,7 +25,7 @@ func Sum(n int) int { // want Sum:"^pure$"
 	return s
 }
 
-func Global() int { return g } // want Global:"^pure, static$"
+func Global() int { return g } // want Global:"^pure, selects$"
 
 func Table(i int) int { return tbl[i&1] } // want Table:"^pure$"
 
@@ -186,8 +186,9 @@ func IP4Zone(a byte) ip4 { return ip4{[4]byte{a, 0, 0, 1}, -1} } // want IP4Zone
 func IP4Shift(a byte) ip4 { return ip4{b: [4]byte{a << 1}} } // want IP4Shift:"^pure, foldable$"
 
 // Accessors select without computing (Value of clipperhouse/uax29's
-// iterators); a static one uses no parameter (GormDataType of
-// golang-module/carbon, UintptrBits of modernc.org/mathutil).
+// iterators), as do functions that return a constant or a package-level
+// variable (GormDataType of golang-module/carbon, UintptrBits of
+// modernc.org/mathutil).
 
 type Iter struct {
 	data       []byte
@@ -218,11 +219,11 @@ func (it *Iter) Checked() int { // want Checked:"^pure, foldable$"
 
 func (it *Iter) Rest() []byte { return it.data[it.pos+1:] } // want Rest:"^pure$"
 
-func (it *Iter) Kind() string { return "iter" } // want Kind:"^pure, foldable, static$"
+func (it *Iter) Kind() string { return "iter" } // want Kind:"^pure, foldable, selects$"
 
 func TableAt(i int) int { return tbl[i] } // want TableAt:"^pure, selects$"
 
-func TableHead() int { return tbl[0] } // want TableHead:"^pure, static$"
+func TableHead() int { return tbl[0] } // want TableHead:"^pure, selects$"
 
 // Mid is within the budget, but three inlined copies of it are not.
 func Mid(x int) int { // want Mid:"^pure, foldable$"
@@ -303,3 +304,7 @@ func Deferred(x int) (r int) {
 	defer func() { r++ }()
 	return x
 }
+
+type Pair struct{ A, B int }
+
+func (p Pair) First() int { return p.A } // want First:"^pure, foldable, selects$"
