@@ -95,9 +95,10 @@ its methods and fields, b.N is read only after the loop, the benchmark never
 calls StopTimer, StartTimer or ResetTimer, and no break, return or goto
 leaves the loop early), the suggested fix rewrites the loop to
 for b.Loop(). Otherwise, when the call is a statement of its own (or assigned
-to _) and has one result of a type the file can name, the suggested fix
-assigns the result to a new package-level variable, which the compiler must
-assume is read.`
+to blank identifiers only), the suggested fix assigns each result whose type
+the file can name to a new package-level variable, which the compiler must
+assume is read (sinkSplit41_0, _ = Split(x) when the second result's type
+cannot be named).`
 
 var Analyzer = &analysis.Analyzer{
 	Name:     "deadresult",
