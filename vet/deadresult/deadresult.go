@@ -68,8 +68,8 @@ A call in a b.N loop is reported when all of these hold:
     noise). A load that feeds no branch (goquery's Get, return
     s.Nodes[index]) is still deleted and still reported;
   - the callee computes something. A callee that only selects (loads,
-    fields, elements and slices of its parameters and package-level
-    variables, branches on such a boolean, len and cap, conversions
+    fields, elements at constant indices and slices of its parameters and
+    package-level variables, branches on such a boolean, len and cap, conversions
     between types of the same representation: return
     iter.data[iter.start:iter.pos], the Value of clipperhouse/uax29's
     iterators; return k.value; return "time") loses a few loads when its
@@ -80,6 +80,8 @@ A call in a b.N loop is reported when all of these hold:
     _ = iter.Value() inside for iter.Next(): keeping the value changes
     those tokenisation benchmarks by 1-4%), the deletion is real but
     cannot change what the benchmark says, so it is not reported. A
+    lookup at a computed index is work (Log2Byte of modernc.org/mathutil,
+    return log2[b]: A/B 0.13 vs 0.44 ns/op) and is reported. A
     removable call whose result only feeds such a dead call goes with it
     and is reported (NewPair(x).First()).
 

@@ -109,8 +109,8 @@ type Summary struct {
 	// which computes nothing that folding could save.
 	Literal bool
 	// Selects reports that the function computes nothing: it has no loop,
-	// and every instruction is a load, a field or element selection or a
-	// slice expression of its parameters, constants and package-level
+	// and every instruction is a load, a field selection, an element at a
+	// constant index or a slice expression of its parameters, constants and package-level
 	// variables, a change between types of the same representation, a
 	// branch on a selected boolean, or a call of len, cap or another such
 	// function (Value of clipperhouse/uax29's iterators: return
@@ -479,7 +479,10 @@ func checked(fn *ssa.Function, res *Result) bool {
 }
 
 // selects reports whether every instruction of fn, a function without
-// loops, only selects: loads, field and element selection and slicing,
+// loops, only selects: loads, field selection, elements at constant
+// indices and slicing (an element at a computed index is a table lookup,
+// the whole work of functions such as Log2Byte of modernc.org/mathutil,
+// return log2[b]),
 // type changes, φ-nodes, branches on a selected boolean, and calls of
 // len, cap, the nil check of go/ssa and functions whose summary is
 // Selects, and the spill of a parameter to a local. No arithmetic,
@@ -526,7 +529,15 @@ func selects(fn *ssa.Function, res *Result) bool {
 				if _, ok := instr.Val.(*ssa.Parameter); !ok {
 					return false
 				}
-			case *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.Slice,
+			case *ssa.IndexAddr:
+				if !isConst(instr.Index) {
+					return false // a table lookup: work
+				}
+			case *ssa.Index:
+				if !isConst(instr.Index) {
+					return false
+				}
+			case *ssa.FieldAddr, *ssa.Field, *ssa.Slice,
 				*ssa.ChangeType, *ssa.Phi, *ssa.Extract, *ssa.Jump, *ssa.If,
 				*ssa.Return, *ssa.DebugRef:
 			default:

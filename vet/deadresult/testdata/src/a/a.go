@@ -302,3 +302,9 @@ type Pair struct{ A, B int }
 func MakePair(a, b int) Pair { return Pair{a + 1, b} }
 
 func (p Pair) First() int { return p.A }
+
+var log2 = [256]int{1: 0, 2: 1, 4: 2}
+
+// Log2Byte is a table lookup at a computed index (modernc.org/mathutil):
+// the lookup is the work.
+func Log2Byte(b byte) int { return log2[b] }

@@ -203,6 +203,13 @@ func BenchmarkOutsideLoop(b *testing.B) {
 	}
 }
 
+// A table lookup at a computed index is work, not a selection.
+func BenchmarkTableLookup(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Log2Byte(byte(i)) // want `result of a.Log2Byte is never used`
+	}
+}
+
 // A pure call whose result only feeds a dead accessor goes with it: the
 // loop does nothing.
 func BenchmarkAccessorChain(b *testing.B) {
