@@ -65,7 +65,10 @@ dynamic calls, builtins such as append, pure functions with loops) is not
 reported: it prepares the input of the measured work
 (table.recentMiss(0).Store(uint64(stringCacheAdmissionValue(0))) in
 oschwald/maxminddb-golang, an add before an atomic store; A/B with the
-offset from a package var: 15.8 ns/op either way). Inputs read from package-level variables,
+offset from a package var: 15.8 ns/op either way), also through branches
+and further folding calls (flags.EnableTrySeekUsingNext() in
+cockroachdb/pebble, a constant flag word for the seek that follows).
+Inputs read from package-level variables,
 parameters, table entries or loop variables are not constant and are not
 reported; nor are calls inside function literals.`
 
@@ -152,7 +155,9 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 }
 
 // feedsWork reports whether the result of call is used, through
-// conversions, only as an argument of calls that do not fold: calls of
+// conversions, φ-nodes and calls that fold, only as an argument of calls
+// that do not fold (flags = flags.EnableTrySeekUsingNext() before
+// it.SeekPrefixGE(k, k, flags) in cockroachdb/pebble, through an if): calls of
 // impure or dynamic functions, builtins with runtime effects, or pure
 // functions that do not fold. Then the constant is an input the benchmark
 // prepares for the work it measures, not that work itself
@@ -170,13 +175,14 @@ func feedsWork(pure *purity.Result, call *ssa.Call) bool {
 		for _, r := range *refs {
 			switch r := r.(type) {
 			case *ssa.DebugRef:
-			case *ssa.Convert:
-				more = append(more, r)
-			case *ssa.ChangeType:
-				more = append(more, r)
+			case *ssa.Convert, *ssa.ChangeType, *ssa.Phi:
+				more = append(more, r.(ssa.Value))
 			case *ssa.Call:
 				if folds(pure, r) {
-					return nil, true
+					// Computation that folds with it: follow
+					// its result to where it is used.
+					more = append(more, r)
+					continue
 				}
 				uses++
 			case *ssa.Store:

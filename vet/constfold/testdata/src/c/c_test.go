@@ -152,6 +152,18 @@ func BenchmarkFeedsWork(b *testing.B) {
 	for b.Loop() {
 		Record(Add(5, 6))
 	}
+	// Through a branch and another folding call (pebble's SeekGEFlags
+	// before a seek).
+	for i := 0; i < b.N; i++ {
+		flags := 0
+		if i&1 == 0 {
+			flags = Add(1, 2)
+		}
+		if i&2 == 0 {
+			flags = Add(flags, 4)
+		}
+		Record(flags)
+	}
 }
 
 // Nothing to fold: the callee computes nothing.
