@@ -47,12 +47,15 @@ printed as file:line:col: [analyzer] message; -json prints them as JSON.
 loop to b.Loop, or else assigning a dead result to a package-level sink;
 inserting b.ResetTimer) and gofmts the files it changes.
 
--run checks deadresult and constfold findings by running their benchmarks:
-as written and, where the finding has a fix, with the fix applied through
-go test -overlay (your files are not changed), in one interleaved run. A
-benchmark that gets much slower once its work is protected was measuring
-work that was not done (confirmed); one that does not change was not
-(refuted). An implausibly fast result (under 1 ns/op) confirms on its own.
+-run checks findings by running their benchmarks. deadresult and constfold
+findings run as written and, where the finding has a fix, with the fix
+applied through go test -overlay (your files are not changed), in one
+interleaved run: a benchmark that gets much slower once its work is
+protected was measuring work that was not done (confirmed); one that does
+not change was not (refuted). An implausibly fast result (under 1 ns/op)
+confirms on its own. bnsize and driftstate findings, which say that ns/op
+depends on b.N, run at a fixed b.N and at up to a hundred times it: ns/op
+at least doubling confirms them, ns/op within 30% refutes them.
 
 The default analyzers run inside go vet with the mbench-vet command:
 
@@ -67,7 +70,7 @@ findings, 1 on errors.
 			fix := fs.Bool("fix", false, "apply suggested fixes")
 			only := fs.String("only", "", "run only the analyzers in the comma-separated `list` (experimental ones too)")
 			all := fs.Bool("all", false, "also run the experimental analyzers (timedsetup)")
-			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult and constfold findings to confirm or refute them")
+			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult, constfold, bnsize and driftstate findings to confirm or refute them")
 			return func(e *env, args []string) error {
 				analyzers := vet.Analyzers
 				if *all {
@@ -234,7 +237,9 @@ func crossCheck(e *env, findings []finding) error {
 	var idx []int
 	var cfs []crosscheck.Finding
 	for i, f := range findings {
-		if f.Analyzer != "deadresult" && f.Analyzer != "constfold" {
+		switch f.Analyzer {
+		case "deadresult", "constfold", "bnsize", "driftstate":
+		default:
 			continue
 		}
 		cf := crosscheck.Finding{Analyzer: f.Analyzer, File: f.file, Offset: f.offset, Message: f.Message}

@@ -8,7 +8,10 @@
 // original measured work that was not being done: the finding is
 // confirmed. If the times agree, the compiler kept the work anyway: it is
 // refuted. Without a fix, only an implausibly fast result (under 1 ns/op)
-// can confirm a finding.
+// can confirm a finding. A finding that says ns/op depends on b.N (b.N as
+// a problem size, state that drifts) is checked by running the benchmark
+// at a fixed b.N and at a hundred times it: ns/op at least doubling
+// confirms it, ns/op within 30% refutes it.
 package crosscheck
 
 import (
@@ -70,7 +73,9 @@ type Verdict struct {
 	Benchmark string
 	// Original and Protected are the mean times per op of the benchmark
 	// (the slowest-changing of its sub-benchmarks) as written and with the
-	// fix; Protected is NaN without a fix.
+	// fix; Protected is NaN without a fix. For a finding that says ns/op
+	// depends on b.N (bnsize, driftstate) they are the median times per
+	// op at a small and at a hundred times larger b.N.
 	Original, Protected float64
 	Outcome             string
 	Reason              string
@@ -81,14 +86,18 @@ type Verdict struct {
 type Options struct {
 	Config  stop.Config
 	Timeout time.Duration
-	Log     func(format string, args ...any)
+	// SizeTime is the benchtime of the run that calibrates the size
+	// check; its larger runs last about 40 times as long.
+	SizeTime time.Duration
+	Log      func(format string, args ...any)
 }
 
 // DefaultOptions are short static runs: 3 forks of 1 warm-up and 5
-// measured 20ms iterations.
+// measured 20ms iterations; size checks calibrate for 50ms.
 var DefaultOptions = Options{
-	Config:  stop.Config{WarmupMin: 1, WarmupMax: 1, Measure: 5, ForksMin: 3, ForksMax: 3, IterTime: 20 * time.Millisecond},
-	Timeout: 5 * time.Minute,
+	Config:   stop.Config{WarmupMin: 1, WarmupMax: 1, Measure: 5, ForksMin: 3, ForksMax: 3, IterTime: 20 * time.Millisecond},
+	Timeout:  5 * time.Minute,
+	SizeTime: 50 * time.Millisecond,
 }
 
 // Check runs the benchmark of each finding and returns a verdict per
@@ -129,6 +138,9 @@ func check(ctx context.Context, v *Verdict, opts Options) error {
 	orig, err := run.Build(ctx, run.BuildOptions{Dir: dir, CacheDir: cache}, []string{"."})
 	if err != nil || len(orig) != 1 {
 		return fmt.Errorf("building the benchmark: %v", err)
+	}
+	if sizeAnalyzers[f.Analyzer] {
+		return checkSize(ctx, v, orig[0].Path, orig[0].Dir, opts)
 	}
 	bins := []run.Binary{orig[0]}
 	if len(f.Fix) > 0 {

@@ -1,0 +1,173 @@
+package crosscheck
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os/exec"
+	"slices"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/mbench/mbench/stats"
+)
+
+// Thresholds of the size check: a benchmark whose ns/op grows by at least
+// growRatio when b.N grows by sizeFactor confirms a finding that says the
+// work per op grows with b.N; one that changes by at most flatRatio
+// either way refutes it. The hand checks of docs/vet-tenth.md and
+// vet-eleventh.md used the same rule on b.N from 10^3 to 10^6.
+const (
+	sizeFactor = 100
+	growRatio  = 2.0
+	flatRatio  = 1.3
+	// sizeBudget is the longest a larger run may take by the estimate
+	// of the runs before it.
+	sizeBudget  = 5 * time.Second
+	sizeRepeats = 3
+)
+
+// sizeAnalyzers claim that ns/op depends on b.N (b.N as a problem size,
+// state that grows over the iterations).
+var sizeAnalyzers = map[string]bool{"bnsize": true, "driftstate": true}
+
+// checkSize decides a finding of a size analyzer by running the benchmark
+// binary at a fixed b.N and at up to sizeFactor times it (as far as the
+// time budget allows, at least ten times), and comparing the median ns/op
+// of each sub-benchmark over sizeRepeats runs at each. It sets v.Original
+// and v.Protected to the median times at the small and the large b.N of
+// the sub-benchmark that changed most.
+func checkSize(ctx context.Context, v *Verdict, bin string, dir string, opts Options) error {
+	calib, err := runAt(ctx, bin, dir, v.Benchmark, opts.SizeTime.String(), opts.Timeout)
+	if err != nil {
+		return err
+	}
+	if len(calib) == 0 {
+		return fmt.Errorf("%s printed no result", v.Benchmark)
+	}
+	// b.N applies to every sub-benchmark, so the slowest bounds the run
+	// time. Grow b.N tenfold at a time from a tenth of the calibrated
+	// count while the next run, estimated from this one and the growth
+	// per op seen so far, fits the budget.
+	minN := math.MaxInt
+	for _, r := range calib {
+		minN = min(minN, r.n)
+	}
+	small := max(1, minN/10)
+	times := map[int]map[string][]float64{}
+	slowest := map[int]float64{}
+	record := func(n int, rs []sizeResult) {
+		if times[n] == nil {
+			times[n] = map[string][]float64{}
+		}
+		for _, r := range rs {
+			times[n][r.name] = append(times[n][r.name], r.sec)
+			slowest[n] = max(slowest[n], r.sec)
+		}
+	}
+	at := func(n int) error {
+		rs, err := runAt(ctx, bin, dir, v.Benchmark, fmt.Sprintf("%dx", n), opts.Timeout)
+		if err == nil {
+			record(n, rs)
+		}
+		return err
+	}
+	if err := at(small); err != nil {
+		return err
+	}
+	large, growth := small, 1.0
+	for large*10 <= small*sizeFactor {
+		next := large * 10
+		if est := slowest[large] * growth * float64(next); est > sizeBudget.Seconds() {
+			break
+		}
+		if err := at(next); err != nil {
+			return err
+		}
+		growth = max(1, slowest[next]/slowest[large])
+		large = next
+	}
+	if large < 10*small {
+		v.Outcome = Undetermined
+		v.Reason = fmt.Sprintf("too slow to run at two b.N far enough apart (%.3g s/op)", slowest[small])
+		return nil
+	}
+	for range sizeRepeats - 1 {
+		if err := at(small); err != nil {
+			return err
+		}
+		if err := at(large); err != nil {
+			return err
+		}
+	}
+	best := 1.0
+	names := make([]string, 0, len(times[small]))
+	for name := range times[small] {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		a, b := times[small][name], times[large][name]
+		if len(a) == 0 || len(b) == 0 {
+			continue
+		}
+		ma, mb := stats.Median(a), stats.Median(b)
+		if ma <= 0 {
+			continue
+		}
+		if r := mb / ma; math.Abs(math.Log(r)) > math.Abs(math.Log(best)) || math.IsNaN(v.Original) {
+			best, v.Original, v.Protected = r, ma, mb
+		}
+	}
+	switch {
+	case math.IsNaN(v.Original):
+		v.Outcome, v.Reason = Undetermined, "no sub-benchmark ran at both b.N"
+	case best >= growRatio:
+		v.Outcome = Confirmed
+		v.Reason = fmt.Sprintf("at b.N=%d it takes %.1fx as long per op as at b.N=%d (%.3g ns/op instead of %.3g): ns/op depends on b.N", large, best, small, v.Protected*1e9, v.Original*1e9)
+	case best <= 1/growRatio:
+		v.Outcome = Undetermined
+		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d: a fixed cost spread over b.N, not work that grows with it", large, best, small)
+	case best <= flatRatio && best >= 1/flatRatio:
+		v.Outcome = Refuted
+		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d: ns/op does not depend on b.N", large, best, small)
+	default:
+		v.Outcome = Undetermined
+		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d, between the %.1fx that refutes and the %.1fx that confirms", large, best, small, flatRatio, growRatio)
+	}
+	return nil
+}
+
+// A sizeResult is one benchmark line: its name, b.N and seconds per op.
+type sizeResult struct {
+	name string
+	n    int
+	sec  float64
+}
+
+// runAt runs the benchmark of the test binary bin (in dir) once with the
+// given -test.benchtime and returns its results.
+func runAt(ctx context.Context, bin, dir, benchmark, benchtime string, timeout time.Duration) ([]sizeResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-test.run", "^$", "-test.bench", "^"+benchmark+"$", "-test.benchtime", benchtime)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("running %s at -benchtime %s: %v", benchmark, benchtime, err)
+	}
+	var rs []sizeResult
+	r := benchfmt.NewReader(bytes.NewReader(out), benchmark)
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		if sec, ok := res.Value("sec/op"); ok {
+			rs = append(rs, sizeResult{name: string(res.Name.Full()), n: res.Iters, sec: sec})
+		}
+	}
+	return rs, r.Err()
+}

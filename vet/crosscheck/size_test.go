@@ -1,0 +1,67 @@
+package crosscheck
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCheckSize runs two benchmarks at two b.N: one whose work per op
+// grows with b.N (confirmed) and one whose work per op is fixed
+// (refuted).
+func TestCheckSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs benchmarks")
+	}
+	dir := t.TempDir()
+	src := `package sz
+
+import "testing"
+
+var sink int
+
+// BenchmarkGrows does b.N/100 units of work per op.
+func BenchmarkGrows(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < b.N/100+1; j++ {
+			sink += j
+		}
+	}
+}
+
+// BenchmarkFixed does 200 units of work per op.
+func BenchmarkFixed(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < 200; j++ {
+			sink += j
+		}
+	}
+}
+`
+	file := filepath.Join(dir, "sz_test.go")
+	for name, text := range map[string]string{"go.mod": "module example.com/sz\n\ngo 1.26\n", "sz_test.go": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(s string) int { return strings.Index(src, s) }
+	findings := []Finding{
+		{Analyzer: "bnsize", File: file, Offset: at("b.N/100+1")},
+		{Analyzer: "driftstate", File: file, Offset: at("j < 200;")},
+	}
+	opts := DefaultOptions
+	opts.SizeTime = 5 * time.Millisecond
+	verdicts, err := Check(context.Background(), findings, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := verdicts[0]; v.Outcome != Confirmed || v.Benchmark != "BenchmarkGrows" || !(v.Protected > 2*v.Original) {
+		t.Errorf("growing work: %s (%s), %g then %g s/op", v.Outcome, v.Reason, v.Original, v.Protected)
+	}
+	if v := verdicts[1]; v.Outcome != Refuted || v.Benchmark != "BenchmarkFixed" {
+		t.Errorf("fixed work: %s (%s), %g then %g s/op", v.Outcome, v.Reason, v.Original, v.Protected)
+	}
+}
