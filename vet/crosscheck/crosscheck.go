@@ -10,7 +10,7 @@
 // refuted. Without a fix, only an implausibly fast result (under 1 ns/op)
 // can confirm a finding. A finding that says ns/op depends on b.N (b.N as
 // a problem size, state that drifts) is checked by running the benchmark
-// at a fixed b.N and at a hundred times it: ns/op at least doubling
+// at b.N from 1,000 (or less) up to a thousand times that: ns/op at least doubling
 // confirms it, ns/op within 30% refutes it.
 package crosscheck
 
@@ -75,7 +75,7 @@ type Verdict struct {
 	// (the slowest-changing of its sub-benchmarks) as written and with the
 	// fix; Protected is NaN without a fix. For a finding that says ns/op
 	// depends on b.N (bnsize, driftstate) they are the median times per
-	// op at a small and at a hundred times larger b.N.
+	// op at a small and at an up to a thousand times larger b.N.
 	Original, Protected float64
 	Outcome             string
 	Reason              string
