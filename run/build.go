@@ -124,7 +124,10 @@ func Build(ctx context.Context, opts BuildOptions, patterns []string) ([]Binary,
 		}
 		logf(opts.Log, "%s: building test binary", p.ImportPath)
 		tmp := bin.Path + ".tmp" + fmt.Sprint(os.Getpid())
-		args := append([]string{"test", "-c", "-o", tmp}, flags...)
+		// -vet=off: go test runs part of go vet before building, and a
+		// vet complaint about a test file (a misnamed example) would
+		// otherwise stop the benchmarks from running at all.
+		args := append([]string{"test", "-c", "-vet=off", "-o", tmp}, flags...)
 		args = append(args, p.ImportPath)
 		if _, err := goCmd(ctx, opts.Dir, args...); err != nil {
 			os.Remove(tmp)

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,6 +72,9 @@ const (
 type Verdict struct {
 	Finding   Finding
 	Benchmark string
+	// Sub is the sub-benchmark the finding is in, when a b.Run with a
+	// literal name encloses it; the size check judges only its results.
+	Sub string
 	// Original and Protected are the mean times per op of the benchmark
 	// (the slowest-changing of its sub-benchmarks) as written and with the
 	// fix; Protected is NaN without a fix. For a finding that says ns/op
@@ -108,12 +112,12 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 	for i, f := range findings {
 		v := &verdicts[i]
 		v.Finding, v.Original, v.Protected = f, math.NaN(), math.NaN()
-		name, err := enclosingBenchmark(f.File, f.Offset)
+		name, sub, err := enclosingBenchmark(f.File, f.Offset)
 		if err != nil {
 			v.Outcome, v.Reason = Undetermined, err.Error()
 			continue
 		}
-		v.Benchmark = name
+		v.Benchmark, v.Sub = name, sub
 		if opts.Log != nil {
 			opts.Log("checking %s (%s) by running it", name, f.Analyzer)
 		}
@@ -248,23 +252,40 @@ func decide(v *Verdict, means []map[bench.Key]float64) {
 }
 
 // enclosingBenchmark returns the name of the top-level benchmark function
-// of file that contains offset.
-func enclosingBenchmark(file string, offset int) (string, error) {
+// of file that contains offset and, when the innermost b.Run call around
+// offset names its sub-benchmark with a string literal, that name as the
+// testing package prints it (spaces become underscores).
+func enclosingBenchmark(file string, offset int) (name, sub string, err error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
 	if err != nil {
-		return "", err
+		return "", "", err
+	}
+	within := func(n ast.Node) bool {
+		return fset.Position(n.Pos()).Offset <= offset && offset < fset.Position(n.End()).Offset
 	}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Benchmark") {
+		if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Benchmark") || !within(fd) {
 			continue
 		}
-		if start, end := fset.Position(fd.Pos()).Offset, fset.Position(fd.End()).Offset; start <= offset && offset < end {
-			return fd.Name.Name, nil
-		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || !within(call) {
+				return n == nil || within(n)
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" && len(call.Args) == 2 {
+				if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if s, err := strconv.Unquote(lit.Value); err == nil {
+						sub = strings.ReplaceAll(s, " ", "_")
+					}
+				}
+			}
+			return true
+		})
+		return fd.Name.Name, sub, nil
 	}
-	return "", fmt.Errorf("the finding is not inside a top-level benchmark function")
+	return "", "", fmt.Errorf("the finding is not inside a top-level benchmark function")
 }
 
 // applyEdits writes file with edits applied to a new file in dir and

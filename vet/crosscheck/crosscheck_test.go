@@ -34,13 +34,16 @@ func TestDecide(t *testing.T) {
 }
 
 func TestEnclosingBenchmark(t *testing.T) {
-	src := "package p\n\nimport \"testing\"\n\nfunc helper() {}\n\nfunc BenchmarkA(b *testing.B) {\n\tfor b.Loop() {\n\t}\n}\n"
+	src := "package p\n\nimport \"testing\"\n\nfunc helper() {}\n\nfunc BenchmarkA(b *testing.B) {\n\tfor b.Loop() {\n\t}\n\tb.Run(\"big int\", func(b *testing.B) {\n\t\tx := 1\n\t\t_ = x\n\t})\n}\n"
 	file := filepath.Join(t.TempDir(), "a_test.go")
 	os.WriteFile(file, []byte(src), 0o666)
-	if name, err := enclosingBenchmark(file, strings.Index(src, "for b.Loop")); err != nil || name != "BenchmarkA" {
-		t.Errorf("got %q, %v; want BenchmarkA", name, err)
+	if name, sub, err := enclosingBenchmark(file, strings.Index(src, "for b.Loop")); err != nil || name != "BenchmarkA" || sub != "" {
+		t.Errorf("got %q, %q, %v; want BenchmarkA and no sub-benchmark", name, sub, err)
 	}
-	if _, err := enclosingBenchmark(file, strings.Index(src, "helper")); err == nil {
+	if name, sub, err := enclosingBenchmark(file, strings.Index(src, "x := 1")); err != nil || name != "BenchmarkA" || sub != "big_int" {
+		t.Errorf("got %q, %q, %v; want BenchmarkA, big_int", name, sub, err)
+	}
+	if _, _, err := enclosingBenchmark(file, strings.Index(src, "helper")); err == nil {
 		t.Error("a finding outside a benchmark got a benchmark")
 	}
 }
