@@ -7,6 +7,7 @@ import (
 	"math"
 	"os/exec"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/perf/benchfmt"
@@ -107,7 +108,11 @@ func checkSize(ctx context.Context, v *Verdict, bin string, dir string, opts Opt
 			return err
 		}
 	}
-	best := 1.0
+	// best is the ratio large/small of the sub-benchmark that changed
+	// most; spread the largest ratio of slowest to fastest median over
+	// every b.N run, which must be small for a refutation: a cost that
+	// dips and comes back is not flat.
+	best, spread := 1.0, 1.0
 	names := make([]string, 0, len(times[small]))
 	for name := range times[small] {
 		if v.Sub == "" || slices.Contains(subs[name], v.Sub) {
@@ -127,24 +132,33 @@ func checkSize(ctx context.Context, v *Verdict, bin string, dir string, opts Opt
 		if r := mb / ma; math.Abs(math.Log(r)) > math.Abs(math.Log(best)) || math.IsNaN(v.Original) {
 			best, v.Original, v.Protected = r, ma, mb
 		}
+		lo, hi := math.Inf(1), 0.0
+		for _, byName := range times {
+			if xs := byName[name]; len(xs) > 0 {
+				m := stats.Median(xs)
+				lo, hi = min(lo, m), max(hi, m)
+			}
+		}
+		spread = max(spread, hi/lo)
 	}
+	// Sorting what an earlier iteration sorted makes later iterations
+	// cheaper: for that finding a fall confirms too.
+	falls := v.Finding.Analyzer == "driftstate" && strings.Contains(v.Finding.Message, "sort")
 	switch {
 	case math.IsNaN(v.Original):
 		v.Outcome, v.Reason = Undetermined, "no sub-benchmark ran at both b.N"
-	case best >= growRatio || best <= 1/growRatio && v.Finding.Analyzer == "driftstate":
-		// Drifting state may make later iterations cheaper too (sorting
-		// data an earlier iteration sorted).
+	case best >= growRatio || best <= 1/growRatio && falls:
 		v.Outcome = Confirmed
 		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2gx as long per op as at b.N=%d (%.3g ns/op instead of %.3g): ns/op depends on b.N", large, best, small, v.Protected*1e9, v.Original*1e9)
 	case best <= 1/growRatio:
 		v.Outcome = Undetermined
 		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d: a fixed cost spread over b.N, not work that grows with it", large, best, small)
-	case best <= flatRatio && best >= 1/flatRatio:
+	case spread <= flatRatio:
 		v.Outcome = Refuted
-		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d: ns/op does not depend on b.N", large, best, small)
+		v.Reason = fmt.Sprintf("from b.N=%d to %d ns/op stays within %.2fx: it does not depend on b.N", small, large, spread)
 	default:
 		v.Outcome = Undetermined
-		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d, between the %.1fx that refutes and the %.1fx that confirms", large, best, small, flatRatio, growRatio)
+		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d (%.2fx between the fastest and slowest b.N), between the %.1fx that refutes and the %.1fx that confirms", large, best, small, spread, flatRatio, growRatio)
 	}
 	return nil
 }
