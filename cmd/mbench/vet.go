@@ -55,7 +55,8 @@ protected was measuring work that was not done (confirmed); one that does
 not change was not (refuted). An implausibly fast result (under 1 ns/op)
 confirms on its own. bnsize and driftstate findings, which say that ns/op
 depends on b.N, run at b.N = 1,000 (or less) and at up to a thousand times
-that: ns/op at least doubling confirms them, ns/op within 30% refutes them.
+that: ns/op at least doubling confirms them, ns/op within 30% at every b.N
+run refutes them.
 
 The default analyzers run inside go vet with the mbench-vet command:
 

@@ -11,7 +11,7 @@
 // can confirm a finding. A finding that says ns/op depends on b.N (b.N as
 // a problem size, state that drifts) is checked by running the benchmark
 // at b.N from 1,000 (or less) up to a thousand times that: ns/op at least doubling
-// confirms it, ns/op within 30% refutes it.
+// confirms it, ns/op within 30% at every b.N run refutes it.
 package crosscheck
 
 import (
