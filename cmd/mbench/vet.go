@@ -56,7 +56,9 @@ not change was not (refuted). An implausibly fast result (under 1 ns/op)
 confirms on its own. bnsize and driftstate findings, which say that ns/op
 depends on b.N, run at b.N = 1,000 (or less) and at up to a thousand times
 that: ns/op at least doubling confirms them, ns/op within 30% at every b.N
-run refutes them.
+run refutes them. The check compares wall times of short and long runs, so
+other load on the machine can confirm a finding wrongly: run it on a quiet
+machine.
 
 The default analyzers run inside go vet with the mbench-vet command:
 

@@ -35,9 +35,10 @@ const (
 var sizeAnalyzers = map[string]bool{"bnsize": true, "driftstate": true}
 
 // checkSize decides a finding of a size analyzer by running the benchmark
-// binary at a small fixed b.N and at up to sizeFactor times it (as far as
-// the time budget allows, at least ten times), and comparing the median ns/op
-// of each sub-benchmark over sizeRepeats runs at each. It sets v.Original
+// binary at a small fixed b.N and at ten, a hundred ... up to sizeFactor
+// times it (as far as the time budget allows, at least ten times), and
+// comparing the median ns/op of each sub-benchmark over sizeRepeats runs
+// at each b.N. It sets v.Original
 // and v.Protected to the median times at the small and the large b.N of
 // the sub-benchmark that changed most.
 func checkSize(ctx context.Context, v *Verdict, bin string, dir string, opts Options) error {
@@ -100,12 +101,13 @@ func checkSize(ctx context.Context, v *Verdict, bin string, dir string, opts Opt
 		v.Reason = fmt.Sprintf("too slow to run at two b.N far enough apart (%.3g s/op)", slowest[small])
 		return nil
 	}
+	// Every b.N again, smallest first, so that each has sizeRepeats runs
+	// and a median that one disturbed run cannot move.
 	for range sizeRepeats - 1 {
-		if err := at(small); err != nil {
-			return err
-		}
-		if err := at(large); err != nil {
-			return err
+		for n := small; n <= large; n *= 10 {
+			if err := at(n); err != nil {
+				return err
+			}
 		}
 	}
 	// best is the ratio large/small of the sub-benchmark that changed

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// TestCheckSize runs two benchmarks at two b.N: one whose work per op
-// grows with b.N (confirmed) and one whose work per op is fixed
-// (refuted).
+// TestCheckSize runs two benchmarks at several b.N: one whose work per op
+// grows with b.N (confirmed) and one whose work per op is fixed (not
+// confirmed).
 func TestCheckSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs benchmarks")
@@ -32,10 +32,12 @@ func BenchmarkGrows(b *testing.B) {
 	}
 }
 
-// BenchmarkFixed does 200 units of work per op.
+// BenchmarkFixed does 50,000 units of work per op: long enough that
+// every run spans many scheduler time slices, so that other load on the
+// machine slows all b.N alike.
 func BenchmarkFixed(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		for j := 0; j < 200; j++ {
+		for j := 0; j < 50000; j++ {
 			sink += j
 		}
 	}
@@ -50,10 +52,10 @@ func BenchmarkFixed(b *testing.B) {
 	at := func(s string) int { return strings.Index(src, s) }
 	findings := []Finding{
 		{Analyzer: "bnsize", File: file, Offset: at("b.N/100+1")},
-		{Analyzer: "driftstate", File: file, Offset: at("j < 200;")},
+		{Analyzer: "driftstate", File: file, Offset: at("j < 50000;")},
 	}
 	opts := DefaultOptions
-	opts.SizeTime = 5 * time.Millisecond
+	opts.SizeTime = 20 * time.Millisecond
 	verdicts, err := Check(context.Background(), findings, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +63,9 @@ func BenchmarkFixed(b *testing.B) {
 	if v := verdicts[0]; v.Outcome != Confirmed || v.Benchmark != "BenchmarkGrows" || !(v.Protected > 2*v.Original) {
 		t.Errorf("growing work: %s (%s), %g then %g s/op", v.Outcome, v.Reason, v.Original, v.Protected)
 	}
-	if v := verdicts[1]; v.Outcome != Refuted || v.Benchmark != "BenchmarkFixed" {
+	// Fixed work must not be confirmed. It is refuted on a quiet machine;
+	// other tests running alongside can leave it undetermined.
+	if v := verdicts[1]; v.Outcome == Confirmed || v.Benchmark != "BenchmarkFixed" {
 		t.Errorf("fixed work: %s (%s), %g then %g s/op", v.Outcome, v.Reason, v.Original, v.Protected)
 	}
 }
