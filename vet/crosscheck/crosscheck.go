@@ -144,7 +144,7 @@ func check(ctx context.Context, v *Verdict, opts Options) error {
 		return fmt.Errorf("building the benchmark: %v", err)
 	}
 	if sizeAnalyzers[f.Analyzer] {
-		return checkSize(ctx, v, orig[0].Path, orig[0].Dir, opts)
+		return checkSize(ctx, v, orig[0], opts)
 	}
 	bins := []run.Binary{orig[0]}
 	if len(f.Fix) > 0 {

@@ -1,17 +1,15 @@
 package crosscheck
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
-	"os/exec"
 	"slices"
 	"strings"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
-
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
 )
 
@@ -41,8 +39,8 @@ var sizeAnalyzers = map[string]bool{"bnsize": true, "driftstate": true}
 // at each b.N. It sets v.Original
 // and v.Protected to the median times at the small and the large b.N of
 // the sub-benchmark that changed most.
-func checkSize(ctx context.Context, v *Verdict, bin string, dir string, opts Options) error {
-	calib, err := runAt(ctx, bin, dir, v.Benchmark, opts.SizeTime.String(), opts.Timeout)
+func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) error {
+	calib, err := runAt(ctx, bin, v.Benchmark, opts.SizeTime.String(), opts.Timeout)
 	if err != nil {
 		return err
 	}
@@ -75,7 +73,7 @@ func checkSize(ctx context.Context, v *Verdict, bin string, dir string, opts Opt
 		}
 	}
 	at := func(n int) error {
-		rs, err := runAt(ctx, bin, dir, v.Benchmark, fmt.Sprintf("%dx", n), opts.Timeout)
+		rs, err := runAt(ctx, bin, v.Benchmark, fmt.Sprintf("%dx", n), opts.Timeout)
 		if err == nil {
 			record(n, rs)
 		}
@@ -174,34 +172,16 @@ type sizeResult struct {
 	sec  float64
 }
 
-// runAt runs the benchmark of the test binary bin (in dir) once with the
-// given -test.benchtime and returns its results.
-func runAt(ctx context.Context, bin, dir, benchmark, benchtime string, timeout time.Duration) ([]sizeResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-test.run", "^$", "-test.bench", "^"+benchmark+"$", "-test.benchtime", benchtime)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("running %s at -benchtime %s: %v", benchmark, benchtime, err)
-	}
+// runAt runs the benchmark of bin once with the given -test.benchtime and
+// returns its results.
+func runAt(ctx context.Context, bin run.Binary, benchmark, benchtime string, timeout time.Duration) ([]sizeResult, error) {
 	var rs []sizeResult
-	r := benchfmt.NewReader(bytes.NewReader(out), benchmark)
-	for r.Scan() {
-		res, ok := r.Result().(*benchfmt.Result)
-		if !ok {
-			continue
+	spec := run.ForkSpec{Binary: bin, Pattern: "^" + benchmark + "$", BenchTime: benchtime, Count: 1, Timeout: timeout}
+	err := run.RunFork(ctx, spec, func(m *bench.Measurement) bool {
+		if sec, ok := m.Get("sec/op"); ok {
+			rs = append(rs, sizeResult{name: m.Key.String(), subs: strings.Split(m.Key.Name, "/")[1:], n: m.N, sec: sec})
 		}
-		if sec, ok := res.Value("sec/op"); ok {
-			var subs []string
-			_, parts := res.Name.Parts()
-			for _, p := range parts {
-				if after, ok := bytes.CutPrefix(p, []byte("/")); ok {
-					subs = append(subs, string(after))
-				}
-			}
-			rs = append(rs, sizeResult{name: string(res.Name.Full()), subs: subs, n: res.Iters, sec: sec})
-		}
-	}
-	return rs, r.Err()
+		return true
+	})
+	return rs, err
 }
