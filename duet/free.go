@@ -48,12 +48,7 @@ func RunFree(parent context.Context, spec PairSpec, onPair func(Pair) bool) (Pai
 	var wg sync.WaitGroup
 	for s := range 2 {
 		wg.Go(func() {
-			fs := run.ForkSpec{
-				Binary: sides[s].Binary, Pattern: spec.Pattern, Procs: spec.Procs,
-				BenchTime: fmt.Sprintf("%dx", spec.N), Count: spec.Count, Benchmem: spec.Benchmem,
-				CPUs: []int{sides[s].CPU}, Timeout: spec.Timeout, Env: sides[s].Env,
-			}
-			errs[s] = run.RunFork(ctx, fs, func(m *bench.Measurement) bool {
+			errs[s] = run.RunFork(ctx, spec.forkSpec(sides[s]), func(m *bench.Measurement) bool {
 				sec, _ := m.Get("sec/op")
 				d := time.Duration(sec * float64(m.N) * 1e9)
 				it := Iteration{Key: m.Key, N: m.N, Duration: d, End: m.End, Start: m.End.Add(-d)}

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/mbench/mbench/bench"
@@ -60,17 +59,14 @@ type PairSpec struct {
 	Timeout time.Duration
 }
 
-// args returns the test binary's command line.
-func (s *PairSpec) args() []string {
-	args := []string{"-test.run=^$", "-test.bench=" + s.Pattern, "-test.benchtime=" + strconv.Itoa(s.N) + "x",
-		"-test.count=" + strconv.Itoa(s.Count), "-test.timeout=0"}
-	if s.Procs > 0 {
-		args = append(args, "-test.cpu="+strconv.Itoa(s.Procs))
+// forkSpec returns the run of side's test binary that spec asks for: N
+// operations per iteration, Count iterations, no time limit of its own.
+func (s *PairSpec) forkSpec(side Side) run.ForkSpec {
+	return run.ForkSpec{
+		Binary: side.Binary, Pattern: s.Pattern, Procs: s.Procs,
+		BenchTime: fmt.Sprintf("%dx", s.N), Count: s.Count, Benchmem: s.Benchmem,
+		CPUs: []int{side.CPU}, Timeout: s.Timeout, Env: side.Env,
 	}
-	if s.Benchmem {
-		args = append(args, "-test.benchmem")
-	}
-	return args
 }
 
 // An Iteration is one side's timed run in a pair.

@@ -86,7 +86,8 @@ func (d *duetRun) start() error {
 			return fmt.Errorf("duet: %v", err)
 		}
 		s := &sideProc{out: &outputTail{max: outputLines}, skipped: make(map[string]bool)}
-		cmd := exec.Command(side.Binary.Path, d.spec.args()...)
+		fs := d.spec.forkSpec(*side)
+		cmd := exec.Command(side.Binary.Path, fs.Args()...)
 		cmd.Dir = side.Binary.Dir
 		cmd.Env = append(append(os.Environ(), side.Env...), probe.Env(3, 4, !d.spec.NoFiller))
 		cmd.ExtraFiles = []*os.File{peers[i], rw}

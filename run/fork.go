@@ -40,8 +40,8 @@ type ForkSpec struct {
 	Env []string
 }
 
-// args returns the test binary's command line for s.
-func (s *ForkSpec) args() []string {
+// Args returns the test binary's command line for s.
+func (s *ForkSpec) Args() []string {
 	args := []string{"-test.run=^$", "-test.bench=" + s.Pattern, "-test.benchtime=" + s.BenchTime,
 		"-test.count=" + strconv.Itoa(max(s.Count, 1)), "-test.timeout=0"}
 	if s.Procs > 0 {
@@ -81,7 +81,7 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, spec.Binary.Path, spec.args()...)
+	cmd := exec.CommandContext(ctx, spec.Binary.Path, spec.Args()...)
 	cmd.Dir = spec.Binary.Dir
 	if len(spec.Env) > 0 {
 		cmd.Env = append(os.Environ(), spec.Env...)
