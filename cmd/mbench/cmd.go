@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/mbench/mbench/run"
 )
 
 // Exit codes, documented in the README and in `mbench help`.
@@ -36,6 +39,17 @@ type env struct {
 // warnf prints a warning on stderr.
 func (e *env) warnf(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "mbench: warning: "+format+"\n", args...)
+}
+
+// platform describes the machine and the module in dir and warns on
+// stderr about what makes its measurements less reliable (frequency
+// scaling, a dirty tree, ...).
+func (e *env) platform(ctx context.Context, dir string) run.Platform {
+	p := run.Detect(ctx, dir)
+	for _, w := range run.PlatformWarnings(p) {
+		e.warnf("%s", w)
+	}
+	return p
 }
 
 // usageError marks an error in how a command was called (exit code 2).

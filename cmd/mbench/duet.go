@@ -200,10 +200,7 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 	ctx, stopSignals := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stopSignals()
 	wd, _ := os.Getwd()
-	platform := run.Detect(ctx, wd)
-	for _, w := range run.PlatformWarnings(platform) {
-		e.warnf("%s", w)
-	}
+	platform := e.platform(ctx, wd)
 
 	// Labels of the two sides.
 	oldLabel, newLabel := "old", "new"

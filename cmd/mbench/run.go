@@ -194,10 +194,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	defer stopSignals()
 
 	wd, _ := os.Getwd()
-	platform := run.Detect(ctx, wd)
-	for _, w := range run.PlatformWarnings(platform) {
-		e.warnf("%s", w)
-	}
+	platform := e.platform(ctx, wd)
 
 	bins, err := binaries(ctx, e, f, wd, args)
 	if err != nil {
