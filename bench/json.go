@@ -56,7 +56,6 @@ func newJSONRun(r *Run) jsonRun {
 
 // empty reports whether h carries nothing beyond its type and format.
 func (h jsonRun) empty() bool {
-	h.Type, h.Format = "", ""
 	return h.ID == "" && h.Label == "" && h.Commit == "" && !h.Dirty && h.Toolchain == "" &&
 		h.GOOS == "" && h.GOARCH == "" && h.Host == "" && h.CPU == "" &&
 		h.Start.IsZero() && h.End.IsZero() && len(h.Settings) == 0

@@ -85,7 +85,6 @@ type runFlags struct {
 	// is then the criterion's upper bound.
 	criterionSet bool
 	iterSet      bool
-	noBuild      bool // internal: for tests of prebuilt binaries
 }
 
 // DefaultRunOptions are mbench run's defaults, chosen from the evaluation in
