@@ -108,6 +108,14 @@ var DefaultOptions = Options{
 // finding, in order. Findings outside a top-level benchmark function are
 // undetermined.
 func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, error) {
+	// One build cache for all findings: run.Build keys binaries by
+	// package and flags, so a package with many findings builds once as
+	// written (and once per different fix).
+	cache, err := os.MkdirTemp("", "mbench-crosscheck")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(cache)
 	verdicts := make([]Verdict, len(findings))
 	for i, f := range findings {
 		v := &verdicts[i]
@@ -121,7 +129,7 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 		if opts.Log != nil {
 			opts.Log("checking %s (%s) by running it", name, f.Analyzer)
 		}
-		if err := check(ctx, v, opts); err != nil {
+		if err := check(ctx, v, cache, opts); err != nil {
 			if ctx.Err() != nil {
 				return verdicts, ctx.Err()
 			}
@@ -131,14 +139,9 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 	return verdicts, nil
 }
 
-func check(ctx context.Context, v *Verdict, opts Options) error {
+func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 	f := v.Finding
 	dir := filepath.Dir(f.File)
-	cache, err := os.MkdirTemp("", "mbench-crosscheck")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(cache)
 	orig, err := run.Build(ctx, run.BuildOptions{Dir: dir, CacheDir: cache}, []string{"."})
 	if err != nil || len(orig) != 1 {
 		return fmt.Errorf("building the benchmark: %v", err)
