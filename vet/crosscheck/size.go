@@ -40,7 +40,8 @@ var sizeAnalyzers = map[string]bool{"bnsize": true, "driftstate": true}
 // and v.Protected to the median times at the small and the large b.N of
 // the sub-benchmark that changed most.
 func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) error {
-	calib, err := runAt(ctx, bin, v.Benchmark, opts.SizeTime.String(), opts.Timeout)
+	var load loadMeter
+	calib, err := runAt(ctx, bin, v.Benchmark, opts.SizeTime.String(), opts.Timeout, nil)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) er
 		}
 	}
 	at := func(n int) error {
-		rs, err := runAt(ctx, bin, v.Benchmark, fmt.Sprintf("%dx", n), opts.Timeout)
+		rs, err := runAt(ctx, bin, v.Benchmark, fmt.Sprintf("%dx", n), opts.Timeout, &load)
 		if err == nil {
 			record(n, rs)
 		}
@@ -144,12 +145,22 @@ func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) er
 	// Sorting what an earlier iteration sorted makes later iterations
 	// cheaper: for that finding a fall confirms too.
 	falls := v.Finding.Analyzer == "driftstate" && strings.Contains(v.Finding.Message, "sort")
+	// Other load slows the long runs, which share the CPU with it, more
+	// than the short ones, which fit in a time slice: under two CPU-bound
+	// processes on two cores a fixed-cost benchmark measured 2.1x. The
+	// bar for a confirmation rises with the CPUs the load kept busy.
+	other := load.cpus()
+	bar := growRatio * (1 + other)
+	busy := ""
+	if other >= 0.1 {
+		busy = fmt.Sprintf("; other processes kept %.1f CPUs busy meanwhile, so it takes %.2gx to confirm", other, bar)
+	}
 	switch {
 	case math.IsNaN(v.Original):
 		v.Outcome, v.Reason = Undetermined, "no sub-benchmark ran at both b.N"
-	case best >= growRatio || best <= 1/growRatio && falls:
+	case best >= bar || best <= 1/growRatio && falls:
 		v.Outcome = Confirmed
-		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2gx as long per op as at b.N=%d (%.3g ns/op instead of %.3g): ns/op depends on b.N", large, best, small, v.Protected*1e9, v.Original*1e9)
+		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2gx as long per op as at b.N=%d (%.3g ns/op instead of %.3g): ns/op depends on b.N%s", large, best, small, v.Protected*1e9, v.Original*1e9, busy)
 	case best <= 1/growRatio:
 		v.Outcome = Undetermined
 		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d: a fixed cost spread over b.N, not work that grows with it", large, best, small)
@@ -158,7 +169,7 @@ func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) er
 		v.Reason = fmt.Sprintf("from b.N=%d to %d ns/op stays within %.2fx: it does not depend on b.N", small, large, spread)
 	default:
 		v.Outcome = Undetermined
-		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d (%.2fx between the fastest and slowest b.N), between the %.1fx that refutes and the %.1fx that confirms", large, best, small, spread, flatRatio, growRatio)
+		v.Reason = fmt.Sprintf("at b.N=%d it takes %.2fx as long per op as at b.N=%d (%.2fx between the fastest and slowest b.N), between the %.1fx that refutes and the %.1fx that confirms%s", large, best, small, spread, flatRatio, bar, busy)
 	}
 	return nil
 }
@@ -173,8 +184,12 @@ type sizeResult struct {
 }
 
 // runAt runs the benchmark of bin once with the given -test.benchtime and
-// returns its results.
-func runAt(ctx context.Context, bin run.Binary, benchmark, benchtime string, timeout time.Duration) ([]sizeResult, error) {
+// returns its results. A non-nil load measures the other load on the
+// machine during the run.
+func runAt(ctx context.Context, bin run.Binary, benchmark, benchtime string, timeout time.Duration, load *loadMeter) ([]sizeResult, error) {
+	if load != nil {
+		defer load.add(load.sample())
+	}
 	var rs []sizeResult
 	spec := run.ForkSpec{Binary: bin, Pattern: "^" + benchmark + "$", BenchTime: benchtime, Count: 1, Timeout: timeout}
 	err := run.RunFork(ctx, spec, func(m *bench.Measurement) bool {

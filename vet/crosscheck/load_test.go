@@ -1,0 +1,38 @@
+package crosscheck
+
+import (
+	"testing"
+	"time"
+)
+
+// TestLoadMeter checks that CPU burnt by a process other than the
+// benchmark (here the test itself) counts as load.
+func TestLoadMeter(t *testing.T) {
+	if _, ok := machineBusy(); !ok {
+		t.Skip("no /proc/stat")
+	}
+	var m loadMeter
+	s := m.sample()
+	stop := time.Now().Add(300 * time.Millisecond)
+	for time.Now().Before(stop) { // this process is "another process" to the meter
+	}
+	m.add(s)
+	if got := m.cpus(); got < 0.6 {
+		t.Errorf("a busy loop of this process: %.2f CPUs of other load, want about 1", got)
+	}
+
+}
+
+func TestMachineBusyGrows(t *testing.T) {
+	a, ok := machineBusy()
+	if !ok {
+		t.Skip("no /proc/stat")
+	}
+	stop := time.Now().Add(100 * time.Millisecond)
+	for time.Now().Before(stop) {
+	}
+	b, _ := machineBusy()
+	if b-a < 50*time.Millisecond {
+		t.Errorf("100 ms of busy loop raised machine busy time by %v", b-a)
+	}
+}
