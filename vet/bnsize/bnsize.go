@@ -46,9 +46,12 @@ b.ReportMetric(x/float64(b.N)) and other calls outside the package under
 test (wg.Add(b.N), make(chan T, b.N)); comparisons; b.N under % or &;
 calls that also receive b (drivers that loop themselves); calls inside
 loops (b.N there is usually an index or key); results that a loop later
-consumes (pre-generating one input per iteration, pre-sizing a container
-filled once per iteration); and slices made with b.N elements and indexed
-or ranged over afterwards.`
+consumes, directly or through the call they are an argument of
+(pre-generating one input per iteration, pre-sizing a container filled
+once per iteration, a writer over a buffer of b.N bytes); methods whose
+receiver a loop later uses (bldr.Reserve(k * b.N) before a loop that
+appends to bldr); and slices made with b.N elements and indexed or ranged
+over afterwards.`
 
 // Analyzer reports b.N used as a problem size.
 var Analyzer = &analysis.Analyzer{
@@ -97,7 +100,7 @@ func (c *checker) check() {
 				return true
 			}
 			fn, ok := typeutil.Callee(info, n).(*types.Func)
-			if !ok || !c.underTestCall(n, fn) || c.inComparison(n) || c.resultConsumed(n) {
+			if !ok || !c.underTestCall(n, fn) || c.inComparison(n) || c.resultConsumed(n) || c.receiverConsumed(n) {
 				return true
 			}
 			for i, arg := range n.Args {
@@ -216,14 +219,23 @@ func (c *checker) inComparison(n ast.Node) bool {
 	return false
 }
 
-// resultConsumed reports whether call's result is stored in variables
-// that a loop later uses (inputs generated for the iterations, a
-// container pre-sized for them) or that a comparison checks (an expected
-// value).
+// resultConsumed reports whether call's result, or the result of a call
+// it is an argument of (NewWriter(NewBuffer(b.N))), is stored in variables
+// that a loop later uses (inputs generated for the iterations, a container
+// pre-sized for them, a writer over a buffer sized for them) or that a
+// comparison checks (an expected value).
 func (c *checker) resultConsumed(call *ast.CallExpr) bool {
+	var outer ast.Node = call
+	for {
+		p, ok := c.parents[outer].(*ast.CallExpr)
+		if !ok || !containsArg(p, outer.(ast.Expr)) {
+			break
+		}
+		outer = p
+	}
 	info := c.pass.TypesInfo
 	var vars []types.Object
-	switch p := c.parents[call].(type) {
+	switch p := c.parents[outer].(type) {
 	case *ast.AssignStmt:
 		for _, l := range p.Lhs {
 			if id, ok := ast.Unparen(l).(*ast.Ident); ok && id.Name != "_" {
@@ -237,14 +249,45 @@ func (c *checker) resultConsumed(call *ast.CallExpr) bool {
 			}
 		}
 	}
+	return c.usedLater(vars, call.End(), true)
+}
+
+// receiverConsumed reports whether call is a method call on a local
+// variable that a loop later uses: bldr.Reserve(len(values) * b.N)
+// before a loop that appends to bldr once per iteration sizes the
+// container for the iterations, which keeps each one the same.
+func (c *checker) receiverConsumed(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || c.pass.TypesInfo.Selections[sel] == nil {
+		return false
+	}
+	x := ast.Unparen(sel.X)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	return c.usedLater([]types.Object{v}, call.End(), false)
+}
+
+// usedLater reports whether one of vars is used after pos inside a loop
+// (or, with comparisons, as an operand of a comparison).
+func (c *checker) usedLater(vars []types.Object, pos token.Pos, comparisons bool) bool {
+	info := c.pass.TypesInfo
 	found := false
 	ast.Inspect(c.body.Body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
-		if found || !ok || id.Pos() < call.End() {
+		if found || !ok || id.Pos() < pos {
 			return !found
 		}
 		for _, v := range vars {
-			if v != nil && info.Uses[id] == v && (c.inLoop(id) || c.inComparison(id)) {
+			if v != nil && info.Uses[id] == v && (c.inLoop(id) || comparisons && c.inComparison(id)) {
 				found = true
 			}
 		}

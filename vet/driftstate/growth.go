@@ -21,10 +21,43 @@ func (c *checker) appendGrowth(as *ast.AssignStmt) *types.Var {
 	if v == nil || !isAppendTo(info, as.Rhs[0], v) {
 		return nil
 	}
-	if c.assignedOtherwise(v) || c.sizedByN(v) || c.measuresItself() {
+	if c.assignedOtherwise(v) || c.sizedByN(v) || c.measuresItself() || c.amortized(v) {
 		return nil
 	}
 	return v
+}
+
+// amortized reports whether v is a slice of pointer-free elements
+// declared in the benchmark function that holds the loop: it starts
+// empty in every run, so each append costs the same amortized copy
+// whatever b.N is, and the collector has nothing in it to scan. A slice
+// captured from an enclosing function (one per sub-benchmark case) or a
+// package-level one keeps growing across the framework's runs.
+func (c *checker) amortized(v *types.Var) bool {
+	s, ok := v.Type().Underlying().(*types.Slice)
+	if !ok || !pointerFree(s.Elem()) {
+		return false
+	}
+	return v.Pos() >= c.body.Body.Pos() && v.Pos() < c.body.Body.End()
+}
+
+// pointerFree reports whether values of t hold no pointers: numbers,
+// booleans, and arrays and structs of them.
+func pointerFree(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsNumeric|types.IsBoolean) != 0
+	case *types.Array:
+		return pointerFree(u.Elem())
+	case *types.Struct:
+		for f := range u.Fields() {
+			if !pointerFree(f.Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // measuresItself reports whether the loop body is a heavy operation that

@@ -59,6 +59,27 @@ type Hasher struct{ n int }
 
 func (h *Hasher) Write(p []byte) { h.n += len(p) }
 
+// Builder reserves room before appends, as arrow's builders do.
+type Builder struct{ vals []bool }
+
+func (bl *Builder) Reserve(n int) {
+	if n > cap(bl.vals)-len(bl.vals) {
+		bl.vals = append(make([]bool, 0, len(bl.vals)+n), bl.vals...)
+	}
+}
+func (bl *Builder) Append(v ...bool) { bl.vals = append(bl.vals, v...) }
+
+// Writer writes into a buffer it was given.
+type Writer struct {
+	buf []byte
+	pos int
+}
+
+func NewWriter(buf []byte) *Writer { return &Writer{buf: buf} }
+func Buffer(buf []byte) []byte     { return buf[:len(buf):len(buf)] }
+func (w *Writer) WriteByte(c byte) { w.buf[w.pos] = c; w.pos++ }
+func (w *Writer) Reset(size int)   { w.buf, w.pos = make([]byte, size), 0 }
+
 // Positive cases: b.N sizes the work.
 
 func BenchmarkFib(b *testing.B) {
@@ -119,6 +140,18 @@ func BenchmarkMethod(b *testing.B) {
 	var h Hasher
 	h.Write(make([]byte, b.N)) // want `b.N used as a problem size`
 	sink = h.n
+}
+
+func BenchmarkReserveUnused(b *testing.B) {
+	var bl Builder
+	bl.Reserve(b.N) // want `b.N used as a problem size`
+	sink = cap(bl.vals)
+}
+
+func BenchmarkWriterUnused(b *testing.B) {
+	buf := make([]byte, b.N) // want `b.N used as a problem size`
+	w := NewWriter(buf)
+	sink = len(w.buf)
 }
 
 func BenchmarkSub(b *testing.B) {
@@ -197,6 +230,32 @@ func BenchmarkPresized(b *testing.B) {
 	r := NewRing(b.N)
 	for i := 0; i < b.N; i++ {
 		r.Push(i)
+	}
+}
+
+func BenchmarkReserve(b *testing.B) {
+	values := []bool{true, false, true}
+	var bl Builder
+	bl.Reserve(len(values) * b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bl.Append(values...)
+	}
+}
+
+func BenchmarkWriterOverBuffer(b *testing.B) {
+	buf := make([]byte, b.N)
+	w := NewWriter(Buffer(buf))
+	for i := 0; i < b.N; i++ {
+		w.WriteByte(1)
+	}
+}
+
+func BenchmarkWriterReset(b *testing.B) {
+	w := NewWriter(nil)
+	w.Reset(b.N)
+	for i := 0; i < b.N; i++ {
+		w.WriteByte(byte(i))
 	}
 }
 

@@ -104,12 +104,33 @@ func BenchmarkBubbleSort(b *testing.B) {
 	}
 }
 
+type node struct{ next *node }
+
 func BenchmarkAppendGrowth(b *testing.B) {
-	var out []int
+	var out []*node
 	for i := 0; i < b.N; i++ {
-		out = append(out, i*i) // want `out grows in every iteration and is never reset: later iterations append to a bigger slice on a bigger heap; reset it \(out = out\[:0\]\) inside the loop`
+		out = append(out, &node{}) // want `out grows in every iteration and is never reset: later iterations append to a bigger slice on a bigger heap; reset it \(out = out\[:0\]\) inside the loop`
 	}
 	sink = len(out)
+}
+
+func BenchmarkAppendCaptured(b *testing.B) {
+	for _, size := range []int{10, 1000} {
+		out := make([]int, 0, size)
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out = append(out, i) // want `out grows in every iteration`
+			}
+		})
+	}
+}
+
+var ints []int
+
+func BenchmarkAppendPackageLevel(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		ints = append(ints, i) // want `ints grows in every iteration`
+	}
 }
 
 func BenchmarkAppendLoop(b *testing.B) {
@@ -225,6 +246,21 @@ func BenchmarkAppendResetOnOverflow(b *testing.B) {
 			out = nil
 		}
 	}
+}
+
+type point struct {
+	x, y int
+	ok   [2]bool
+}
+
+func BenchmarkAppendAmortized(b *testing.B) {
+	var out []int
+	var pts []point
+	for i := 0; i < b.N; i++ {
+		out = append(out, i*i)
+		pts = append(pts, point{x: i})
+	}
+	sink = len(out) + len(pts)
 }
 
 func BenchmarkAppendPresized(b *testing.B) {
@@ -414,7 +450,7 @@ func BenchmarkAppendPresizedLocal(b *testing.B) {
 func BenchmarkAppendPresizedReassigned(b *testing.B) {
 	n := b.N
 	n = 10
-	out := make([]int, 0, n)
+	out := make([]any, 0, n)
 	for i := 0; i < b.N; i++ {
 		out = append(out, i) // want `out grows in every iteration`
 	}
