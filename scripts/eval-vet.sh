@@ -14,6 +14,7 @@
 #   ninth     40 modules in none of the lists above docs/vet-ninth.md
 #   tenth     40 modules in none of the lists above docs/vet-tenth.md
 #   eleventh  40 modules in none of the lists above docs/vet-eleventh.md
+#   twelfth   40 modules in none of the lists above docs/vet-twelfth.md
 #
 # It fetches each module from the module proxy into a scratch directory,
 # builds mbench, runs `mbench vet -json ./...` in the module's root, one
