@@ -46,9 +46,10 @@ b.ReportMetric(x/float64(b.N)) and other calls outside the package under
 test (wg.Add(b.N), make(chan T, b.N)); comparisons; b.N under % or &;
 calls that also receive b (drivers that loop themselves); calls inside
 loops (b.N there is usually an index or key); results that a loop later
-consumes, directly or through the call they are an argument of
-(pre-generating one input per iteration, pre-sizing a container filled
-once per iteration, a writer over a buffer of b.N bytes); methods whose
+consumes (pre-generating one input per iteration, pre-sizing a container
+filled once per iteration); slices of b.N elements handed to a call whose
+result, directly or through the calls it is an argument of, a loop later
+uses (a writer over a buffer of b.N bytes); methods whose
 receiver a loop later uses (bldr.Reserve(k * b.N) before a loop that
 appends to bldr); and slices made with b.N elements and indexed or ranged
 over afterwards.`
@@ -100,7 +101,7 @@ func (c *checker) check() {
 				return true
 			}
 			fn, ok := typeutil.Callee(info, n).(*types.Func)
-			if !ok || !c.underTestCall(n, fn) || c.inComparison(n) || c.resultConsumed(n) || c.receiverConsumed(n) {
+			if !ok || !c.underTestCall(n, fn) || c.inComparison(n) || c.resultConsumed(n, false) || c.receiverConsumed(n) {
 				return true
 			}
 			for i, arg := range n.Args {
@@ -219,14 +220,14 @@ func (c *checker) inComparison(n ast.Node) bool {
 	return false
 }
 
-// resultConsumed reports whether call's result, or the result of a call
-// it is an argument of (NewWriter(NewBuffer(b.N))), is stored in variables
-// that a loop later uses (inputs generated for the iterations, a container
-// pre-sized for them, a writer over a buffer sized for them) or that a
-// comparison checks (an expected value).
-func (c *checker) resultConsumed(call *ast.CallExpr) bool {
+// resultConsumed reports whether call's result is stored in variables
+// that a loop later uses (inputs generated for the iterations, a
+// container pre-sized for them) or that a comparison checks (an expected
+// value). With through, the result of a call that call is an argument of
+// counts too (NewWriter(NewBuffer(buf))).
+func (c *checker) resultConsumed(call *ast.CallExpr, through bool) bool {
 	var outer ast.Node = call
-	for {
+	for through {
 		p, ok := c.parents[outer].(*ast.CallExpr)
 		if !ok || !containsArg(p, outer.(ast.Expr)) {
 			break

@@ -94,7 +94,7 @@ func (c *checker) processedWhole(v *types.Var) bool {
 // processes reports whether call, outside loops, hands its argument arg
 // to the package under test or sorts it in place.
 func (c *checker) processes(call *ast.CallExpr, arg ast.Expr) bool {
-	if !containsArg(call, arg) || c.inLoop(call) || c.resultConsumed(call) {
+	if !containsArg(call, arg) || c.inLoop(call) || c.resultConsumed(call, true) {
 		return false // a writer over a buffer sized for the iterations
 	}
 	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)

@@ -80,6 +80,18 @@ func Buffer(buf []byte) []byte     { return buf[:len(buf):len(buf)] }
 func (w *Writer) WriteByte(c byte) { w.buf[w.pos] = c; w.pos++ }
 func (w *Writer) Reset(size int)   { w.buf, w.pos = make([]byte, size), 0 }
 
+// Arena and List stand in for pebble's arenaskl: a list that the
+// benchmark's writes fill, in an arena sized for them.
+type Arena struct{ buf []byte }
+type List struct {
+	arena *Arena
+	keys  []int
+}
+
+func NewArena(size int) *Arena { return &Arena{buf: make([]byte, size)} }
+func NewList(a *Arena) *List   { return &List{arena: a} }
+func (l *List) Insert(k int)   { l.keys = append(l.keys, k) }
+
 // Positive cases: b.N sizes the work.
 
 func BenchmarkFib(b *testing.B) {
@@ -152,6 +164,15 @@ func BenchmarkWriterUnused(b *testing.B) {
 	buf := make([]byte, b.N) // want `b.N used as a problem size`
 	w := NewWriter(buf)
 	sink = len(w.buf)
+}
+
+// A number through nested constructors: the list the loop fills grows
+// with b.N (pebble internal/arenaskl BenchmarkReadWrite).
+func BenchmarkArena(b *testing.B) {
+	l := NewList(NewArena((b.N + 2) * 64)) // want `b.N used as a problem size`
+	for i := 0; i < b.N; i++ {
+		l.Insert(i)
+	}
 }
 
 func BenchmarkSub(b *testing.B) {
