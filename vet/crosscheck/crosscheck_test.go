@@ -19,6 +19,8 @@ func TestDecide(t *testing.T) {
 		outcome string
 	}{
 		{"implausible", []map[bench.Key]float64{{k: 0.3e-9}}, Confirmed},
+		{"implausible, fix as fast", []map[bench.Key]float64{{k: 0.5e-9}, {k: 0.52e-9}}, Refuted},
+		{"implausible, fix slower", []map[bench.Key]float64{{k: 0.13e-9}, {k: 0.43e-9}}, Confirmed},
 		{"no fix, plausible", []map[bench.Key]float64{{k: 5e-9}}, Undetermined},
 		{"fix slows it a lot", []map[bench.Key]float64{{k: 2e-9}, {k: 6e-9}}, Confirmed},
 		{"fix changes nothing", []map[bench.Key]float64{{k: 2e-9}, {k: 2.1e-9}}, Refuted},
