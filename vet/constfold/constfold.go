@@ -167,37 +167,30 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 // either way).
 func feedsWork(pure *purity.Result, call *ssa.Call) bool {
 	uses := 0
-	stopped := purity.Visit([]ssa.Value{call}, func(v ssa.Value) (more []ssa.Value, stop bool) {
-		refs := v.Referrers()
-		if refs == nil {
-			return nil, true
-		}
-		for _, r := range *refs {
-			switch r := r.(type) {
-			case *ssa.DebugRef:
-			case *ssa.Convert, *ssa.ChangeType, *ssa.Phi:
-				more = append(more, r.(ssa.Value))
-			case *ssa.Call:
-				if folds(pure, r) {
-					// Computation that folds with it: follow
-					// its result to where it is used.
-					more = append(more, r)
-					continue
-				}
-				uses++
-			case *ssa.Store:
-				// An element of the ... argument of a call
-				// (append(s, v) stores v into a fresh array first).
-				c := varargsCall(r.Addr)
-				if r.Val != v || c == nil || folds(pure, c) {
-					return nil, true
-				}
-				uses++
-			default:
+	stopped := purity.VisitUses([]ssa.Value{call}, func(v ssa.Value, r ssa.Instruction) (ssa.Value, bool) {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Convert, *ssa.ChangeType, *ssa.Phi:
+			return r.(ssa.Value), false
+		case *ssa.Call:
+			if folds(pure, r) {
+				// Computation that folds with it: follow its result
+				// to where it is used.
+				return r, false
+			}
+			uses++
+		case *ssa.Store:
+			// An element of the ... argument of a call (append(s, v)
+			// stores v into a fresh array first).
+			c := varargsCall(r.Addr)
+			if r.Val != v || c == nil || folds(pure, c) {
 				return nil, true
 			}
+			uses++
+		default:
+			return nil, true
 		}
-		return more, false
+		return nil, false
 	})
 	return !stopped && uses > 0
 }

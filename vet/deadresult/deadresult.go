@@ -253,45 +253,29 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 // into a local variable that is never read, or one of the calls in also
 // (calls already known to be dead).
 func dead(v ssa.Value, also map[*ssa.Call]bool) bool {
-	return !purity.Visit([]ssa.Value{v}, func(v ssa.Value) (more []ssa.Value, stop bool) {
-		refs := v.Referrers()
-		if refs == nil {
+	return !purity.VisitUses([]ssa.Value{v}, func(v ssa.Value, r ssa.Instruction) (ssa.Value, bool) {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			return nil, !also[r]
+		case *ssa.Store:
+			return nil, r.Val != v || !writeOnly(r.Addr)
+		case *ssa.BinOp:
+			if purity.StringCall(r) {
+				return nil, true // concatenation or comparison calls the runtime
+			}
+			return r, false
+		case *ssa.UnOp:
+			return r, r.Op == token.ARROW
+		case *ssa.Convert:
+			return r, isString(r.Type()) || isString(r.X.Type())
+		case *ssa.Phi, *ssa.Extract, *ssa.ChangeType, *ssa.Field, *ssa.Index,
+			*ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice:
+			return r.(ssa.Value), false
+		default:
 			return nil, true
 		}
-		for _, r := range *refs {
-			switch r := r.(type) {
-			case *ssa.DebugRef:
-			case *ssa.Call:
-				if !also[r] {
-					return nil, true
-				}
-			case *ssa.Store:
-				if r.Val != v || !writeOnly(r.Addr) {
-					return nil, true
-				}
-			case *ssa.BinOp:
-				if purity.StringCall(r) {
-					return nil, true // concatenation or comparison calls the runtime
-				}
-				more = append(more, r)
-			case *ssa.UnOp:
-				if r.Op == token.ARROW {
-					return nil, true
-				}
-				more = append(more, r)
-			case *ssa.Convert:
-				if isString(r.Type()) || isString(r.X.Type()) {
-					return nil, true
-				}
-				more = append(more, r)
-			case *ssa.Phi, *ssa.Extract, *ssa.ChangeType, *ssa.Field, *ssa.Index,
-				*ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice:
-				more = append(more, r.(ssa.Value))
-			default:
-				return nil, true
-			}
-		}
-		return more, false
+		return nil, false
 	})
 }
 

@@ -600,6 +600,28 @@ func Visit(starts []ssa.Value, next func(v ssa.Value) (more []ssa.Value, stop bo
 	return false
 }
 
+// VisitUses walks forward from starts along their uses. For each visited
+// value v and each instruction r that uses it, use returns the value to
+// visit next (nil for none) and whether to stop the walk. A value whose
+// uses go/ssa does not record (a constant, a global) stops it, since its
+// uses are unknown. VisitUses reports whether the walk stopped.
+func VisitUses(starts []ssa.Value, use func(v ssa.Value, r ssa.Instruction) (next ssa.Value, stop bool)) bool {
+	return Visit(starts, func(v ssa.Value) (more []ssa.Value, stop bool) {
+		refs := v.Referrers()
+		if refs == nil {
+			return nil, true
+		}
+		for _, r := range *refs {
+			next, stop := use(v, r)
+			if stop {
+				return nil, true
+			}
+			more = append(more, next)
+		}
+		return more, false
+	})
+}
+
 // same reports whether x and y are the same value, or loads of the same
 // address computed the same way. Within a pure function nothing stores
 // to memory it did not allocate, so two such loads give the same value.
@@ -751,20 +773,12 @@ func tripCounter(phi *ssa.Phi) bool {
 
 // feedsBranch reports whether a branch condition depends on v.
 func feedsBranch(v ssa.Value) bool {
-	return Visit([]ssa.Value{v}, func(v ssa.Value) (more []ssa.Value, stop bool) {
-		refs := v.Referrers()
-		if refs == nil {
-			return nil, false
+	return VisitUses([]ssa.Value{v}, func(_ ssa.Value, r ssa.Instruction) (ssa.Value, bool) {
+		if _, ok := r.(*ssa.If); ok {
+			return nil, true
 		}
-		for _, r := range *refs {
-			switch r := r.(type) {
-			case *ssa.If:
-				return nil, true
-			case ssa.Value:
-				more = append(more, r)
-			}
-		}
-		return more, false
+		next, _ := r.(ssa.Value)
+		return next, false
 	})
 }
 
