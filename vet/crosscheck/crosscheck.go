@@ -8,10 +8,13 @@
 // original measured work that was not being done: the finding is
 // confirmed. If the times agree, the compiler kept the work anyway: it is
 // refuted. Without a fix, only an implausibly fast result (under 1 ns/op)
-// can confirm a finding; with one, the comparison decides even then. A finding that says ns/op depends on b.N (b.N as
-// a problem size, state that drifts) is checked by running the benchmark
-// at b.N from 1,000 (or less) up to a thousand times that: ns/op at least doubling
-// confirms it, ns/op within 30% at every b.N run refutes it.
+// can confirm a finding; with one, the comparison decides even then.
+//
+// A finding that says ns/op depends on b.N (b.N as a problem size, state
+// that drifts) is checked by running the benchmark at b.N from 1,000 (or
+// less) up to a thousand times that: ns/op at least doubling confirms it
+// (more when other processes load the machine), ns/op within 30% at every
+// b.N run refutes it.
 package crosscheck
 
 import (
