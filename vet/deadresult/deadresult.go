@@ -80,8 +80,14 @@ A call in a b.N loop is reported when all of these hold:
     _ = iter.Value() inside for iter.Next(): keeping the value changes
     those tokenisation benchmarks by 1-4%), the deletion is real but
     cannot change what the benchmark says, so it is not reported. A
-    lookup at a computed index is work (Log2Byte of modernc.org/mathutil,
-    return log2[b]: A/B 0.13 vs 0.44 ns/op) and is reported. A
+    callee that only loads, but at a computed index (a table lookup), is
+    reported when nothing else in the loop does work, that is every
+    other call of the loop is dead, only loads, or is a conversion, len,
+    cap, min, max or a function of package testing: alone, the lookup is
+    the work (Log2Byte of modernc.org/mathutil, return log2[b]: A/B 0.13
+    vs 0.44 ns/op). Next to a call that works, its loads are nothing
+    (GetStripedOffsets of k6, a lookup of offsets that the constructor
+    called before it computes: A/B within noise). A
     removable call whose result only feeds such a dead call goes with it
     and is reported (NewPair(x).First()).
 
@@ -230,12 +236,25 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 		}
 	}
 
+	deadExprs := make(map[*ast.CallExpr]bool)
+	for _, c := range cands {
+		if deadCalls[c.call] {
+			deadExprs[c.expr] = true
+		}
+	}
 	var found []finding
 	for _, c := range cands {
+		if !deadCalls[c.call] {
+			continue
+		}
 		// A callee that only selects loses a few loads, about what
 		// keeping its result alive costs: nothing the benchmark could
-		// measure either way.
-		if !deadCalls[c.call] || pure.Lookup(c.callee).Selects {
+		// measure either way. A lookup at a computed index is the work
+		// when nothing else in the loop works, and nothing next to work.
+		switch s := pure.Lookup(c.callee); {
+		case s.Selects:
+			continue
+		case s.Loads && othersWork(info, pure, calls, deadExprs):
 			continue
 		}
 		found = append(found, finding{diag: analysis.Diagnostic{
@@ -246,6 +265,39 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 		}, call: c.expr, callee: c.callee})
 	}
 	return found
+}
+
+// othersWork reports whether a call of the loop body, among calls,
+// does work that stays: it is not dead (in dead), and not a conversion,
+// len, cap, min or max, a function or method of package testing, or a
+// call of a function that only loads (next to b.Fatal and a lookup, a
+// deleted lookup leaves an empty loop; next to a constructor, NewExecutionTuple
+// of k6, it is nothing).
+func othersWork(info *types.Info, pure *purity.Result, calls map[token.Pos]*ast.CallExpr, dead map[*ast.CallExpr]bool) bool {
+	for _, call := range calls {
+		if dead[call] {
+			continue
+		}
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+			continue // a conversion
+		}
+		switch callee := typeutil.Callee(info, call).(type) {
+		case *types.Builtin:
+			switch callee.Name() {
+			case "len", "cap", "min", "max":
+				continue
+			}
+		case *types.Func:
+			if callee.Pkg() != nil && callee.Pkg().Path() == "testing" {
+				continue
+			}
+			if s := pure.Lookup(callee); s != nil && s.Loads {
+				continue
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // dead reports whether nothing observable depends on the value v: every

@@ -119,6 +119,21 @@ type Summary struct {
 	// is dead the compiler deletes a few loads, about what keeping the
 	// result alive costs, and constant arguments leave nothing to fold.
 	Selects bool
+	// Loads reports that the function only loads: as Selects, but an
+	// element may be at a computed index, so it may be a table lookup
+	// (Log2Byte of modernc.org/mathutil: return log2[b]; GetStripedOffsets
+	// of k6: offsets := essw.offsets[i]; return offsets[0], offsets[1:],
+	// essw.lcd). Every Selects function also Loads.
+	Loads bool
+	// Ops weighs the arithmetic, logic and comparison instructions of
+	// the function and of the pure functions it calls: 1 for an integer
+	// instruction of one cycle (x + y, x << 16, x < y), 2 for a dearer
+	// one (a multiplication or division, floating-point arithmetic, a
+	// conversion between integers and floating point, a standard
+	// intrinsic such as math.Sqrt), 0 for a bit cast such as
+	// math.Float32frombits. It is what folding a call with constant
+	// arguments could save, when the function has no loop.
+	Ops int
 	// Cost is the estimated inlining cost, in syntax nodes, including the
 	// costs of the pure callees that would be inlined into it.
 	Cost int
@@ -140,8 +155,11 @@ func (s *Summary) String() string {
 	if s.Literal {
 		str += ", literal"
 	}
-	if s.Selects {
+	switch {
+	case s.Selects:
 		str += ", selects"
+	case s.Loads:
+		str += ", loads"
 	}
 	return str
 }
@@ -338,6 +356,7 @@ func summarise(d *decl, res *Result) *Summary {
 	cost := d.cost
 	foldable := !refResult(fn.Signature)
 	loop := false
+	ops := 0
 	headers := make(map[*ssa.BasicBlock]bool)
 	for _, b := range fn.Blocks {
 		for _, s := range b.Succs {
@@ -354,6 +373,7 @@ func summarise(d *decl, res *Result) *Summary {
 			if a, ok := instr.(*ssa.Alloc); ok && a.Heap && escapes(a) {
 				foldable = false // a fresh object is not a constant
 			}
+			ops += arith(instr)
 			for _, op := range instr.Operands(nil) {
 				if _, ok := (*op).(*ssa.Global); ok {
 					foldable = false
@@ -378,6 +398,7 @@ func summarise(d *decl, res *Result) *Summary {
 					return nil
 				}
 				cost += s.Cost
+				ops += s.Ops
 				foldable = foldable && s.Foldable
 				loop = loop || s.Loop
 			default:
@@ -395,7 +416,9 @@ func summarise(d *decl, res *Result) *Summary {
 		Checked:     !loop && checked(fn, res),
 		Fresh:       !loop && allResults(fn, func(v ssa.Value) bool { return constOrFresh(v, res) }),
 		Literal:     d.literal,
-		Selects:     !loop && selects(fn, res),
+		Selects:     !loop && selects(fn, res, false),
+		Loads:       !loop && selects(fn, res, true),
+		Ops:         ops,
 		Cost:        cost,
 	}
 }
@@ -486,8 +509,10 @@ func checked(fn *ssa.Function, res *Result) bool {
 // type changes, φ-nodes, branches on a selected boolean, and calls of
 // len, cap, the nil check of go/ssa and functions whose summary is
 // Selects, and the spill of a parameter to a local. No arithmetic,
-// comparison, conversion or allocation.
-func selects(fn *ssa.Function, res *Result) bool {
+// comparison, conversion or allocation. With lookups, elements at
+// computed indices and calls of functions whose summary is Loads are
+// allowed too.
+func selects(fn *ssa.Function, res *Result, lookups bool) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
@@ -509,7 +534,7 @@ func selects(fn *ssa.Function, res *Result) bool {
 						return false
 					}
 					s := res.Lookup(obj)
-					if s == nil || !s.Selects {
+					if s == nil || !s.Selects && !(lookups && s.Loads) {
 						return false
 					}
 				default:
@@ -530,11 +555,11 @@ func selects(fn *ssa.Function, res *Result) bool {
 					return false
 				}
 			case *ssa.IndexAddr:
-				if !isConst(instr.Index) {
+				if !lookups && !isConst(instr.Index) {
 					return false // a table lookup: work
 				}
 			case *ssa.Index:
-				if !isConst(instr.Index) {
+				if !lookups && !isConst(instr.Index) {
 					return false
 				}
 			case *ssa.FieldAddr, *ssa.Field, *ssa.Slice,
@@ -789,6 +814,38 @@ var pureBuiltins = map[string]bool{
 	"len": true, "cap": true, "min": true, "max": true,
 	"real": true, "imag": true, "complex": true,
 	"ssa:wrapnilchk": true,
+}
+
+// arith returns what folding instr would save: 1 for an integer
+// instruction of one cycle (addition, subtraction, logic, shift,
+// comparison, negation), 2 for a dearer one (a multiplication, division
+// or remainder, floating-point arithmetic, a conversion between an
+// integer and a floating-point type), and 0 for anything else.
+func arith(instr ssa.Instruction) int {
+	switch instr := instr.(type) {
+	case *ssa.BinOp:
+		if isFloat(instr.X.Type()) || instr.Op == token.MUL || instr.Op == token.QUO || instr.Op == token.REM {
+			return 2
+		}
+		return 1
+	case *ssa.UnOp:
+		if instr.Op == token.SUB || instr.Op == token.XOR || instr.Op == token.NOT {
+			if isFloat(instr.X.Type()) {
+				return 2
+			}
+			return 1
+		}
+	case *ssa.Convert:
+		if isFloat(instr.Type()) != isFloat(instr.X.Type()) {
+			return 2
+		}
+	}
+	return 0
+}
+
+func isFloat(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsFloat != 0
 }
 
 // removable reports whether instr, apart from the callee of a call (which

@@ -26,7 +26,7 @@ func init() {
 	)
 	add := func(pkg string, foldable bool, cost int, names ...string) {
 		for _, name := range names {
-			stdlib[[2]string{pkg, name}] = &Summary{Foldable: foldable, Cost: cost}
+			stdlib[[2]string{pkg, name}] = &Summary{Foldable: foldable, Cost: cost, Ops: 2}
 		}
 	}
 	add("math", true, intrinsic, "Sqrt", "Floor", "Ceil", "Trunc", "RoundToEven")
@@ -42,6 +42,10 @@ func init() {
 		"ReverseBytes", "ReverseBytes16", "ReverseBytes32", "ReverseBytes64",
 		"RotateLeft", "RotateLeft8", "RotateLeft16", "RotateLeft32", "RotateLeft64",
 		"Add64", "Sub64", "Mul64")
+	// Bit casts move a register: no instruction to fold.
+	for _, name := range []string{"Float64bits", "Float64frombits", "Float32bits", "Float32frombits"} {
+		stdlib[[2]string{"math", name}].Ops = 0
+	}
 }
 
 // std returns the table entry for fn, or nil.

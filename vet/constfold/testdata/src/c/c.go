@@ -1,7 +1,10 @@
 // Package c is the code under test for constfold.
 package c
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 var (
 	global []int
@@ -9,6 +12,12 @@ var (
 )
 
 func Add(x, y int) int { return x + y }
+
+// Mix costs a multiplication and an addition.
+func Mix(x, y int) int { return x*31 + y }
+
+// BFloat16ToFloat32 is a shift and a bit cast (ClickHouse/ch-go).
+func BFloat16ToFloat32(v uint16) float32 { return math.Float32frombits(uint32(v) << 16) }
 
 func Scale(x float64, k float64) float64 { return x * k }
 
@@ -95,7 +104,7 @@ type ip4 struct{ b [4]byte }
 
 func newIP4(a, b, c, d byte) ip4 { return ip4{b: [4]byte{a, b, c, d}} }
 
-func newIP4Shifted(a, b, c, d byte) ip4 { return ip4{[4]byte{a << 1, b, c, d}} }
+func newIP4Shifted(a, b, c, d byte) ip4 { return ip4{[4]byte{a<<1 | 1, b, c, d}} }
 
 type pair struct{ x, y int }
 

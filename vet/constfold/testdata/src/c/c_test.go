@@ -17,14 +17,14 @@ const k = 7
 
 func BenchmarkLiteral(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		sink = Add(1, 2) // want `^all arguments of c.Add are constants: the compiler may fold the call; pass inputs through a variable the compiler cannot see through \(e.g. a package-level var set in the benchmark\)$`
+		sink = Mix(1, 2) // want `^all arguments of c.Mix are constants: the compiler may fold the call; pass inputs through a variable the compiler cannot see through \(e.g. a package-level var set in the benchmark\)$`
 	}
 }
 
 func BenchmarkBLoop(b *testing.B) {
 	for b.Loop() {
-		Add(3, 4)                         // want `all arguments of c.Add are constants`
-		sink = Add(k, k)                  // want `all arguments of c.Add are constants`
+		Mix(3, 4)                         // want `all arguments of c.Mix are constants`
+		sink = Mix(k, k)                  // want `all arguments of c.Mix are constants`
 		fsink = Scale(2, 0.5)             // want `all arguments of c.Scale are constants`
 		fsink = Celsius(100).Fahrenheit() // want `all arguments of Celsius.Fahrenheit are constants`
 		fsink = math.Sqrt(2)              // want `all arguments of math.Sqrt are constants`
@@ -35,26 +35,39 @@ func BenchmarkBLoop(b *testing.B) {
 func BenchmarkLocalConstant(b *testing.B) {
 	x := 5
 	for b.Loop() {
-		sink = Add(x, 1) // want `all arguments of c.Add are constants`
+		sink = Mix(x, 1) // want `all arguments of c.Mix are constants`
 	}
 }
 
 func BenchmarkSub(b *testing.B) {
 	b.Run("const", func(b *testing.B) {
 		for b.Loop() {
-			sink = Add(1, 1) // want `all arguments of c.Add are constants`
+			sink = Mix(1, 1) // want `all arguments of c.Mix are constants`
 		}
 	})
 }
 
 // Nothing below may be reported.
 
+var f32sink float32
+
+// One integer instruction to fold costs nothing beside the loop's own
+// (BFloat16ToFloat32 of ClickHouse/ch-go: A/B 0.517-0.518 against
+// 0.518-0.519 ns/op).
+func BenchmarkOneInstruction(b *testing.B) {
+	v := uint16(0x3f80)
+	for b.Loop() {
+		sink = Add(1, 2)
+		f32sink = BFloat16ToFloat32(v)
+	}
+}
+
 func BenchmarkVariableInputs(b *testing.B) {
 	x := 1
 	for i := 0; i < b.N; i++ {
-		sink = Add(n, 1)
-		sink = Add(i, 1)
-		x = Add(x, 1)
+		sink = Mix(n, 1)
+		sink = Mix(i, 1)
+		x = Mix(x, 1)
 	}
 	sink = x
 }
@@ -67,7 +80,7 @@ func BenchmarkTable(b *testing.B) {
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
-				sink = Add(tc.x, tc.y)
+				sink = Mix(tc.x, tc.y)
 			}
 		})
 	}
@@ -77,7 +90,7 @@ func BenchmarkCaptured(b *testing.B) {
 	x := 5
 	b.Run("captured", func(b *testing.B) {
 		for b.Loop() {
-			sink = Add(x, 1)
+			sink = Mix(x, 1)
 		}
 	})
 }
@@ -96,15 +109,15 @@ func BenchmarkNotFoldable(b *testing.B) {
 }
 
 func BenchmarkSetup(b *testing.B) {
-	x := Add(1, 2)
+	x := Mix(1, 2)
 	for b.Loop() {
-		sink = Add(x, n)
+		sink = Mix(x, n)
 	}
 }
 
 func BenchmarkClosure(b *testing.B) {
 	for b.Loop() {
-		func() { sink = Add(1, 2) }()
+		func() { sink = Mix(1, 2) }()
 	}
 }
 
@@ -146,21 +159,21 @@ func BenchmarkFeedsWork(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		ipSink = append(ipSink[:0], newIP4Shifted(8, 8, 8, 8))
 		Record(int(Scale(2, 3)))
-		sink = len(Format(Add(1, 2)))
-		sink = Add(Add(1, 2), i) // want `all arguments of c.Add are constants`
+		sink = len(Format(Mix(1, 2)))
+		sink = Mix(Mix(1, 2), i) // want `all arguments of c.Mix are constants`
 	}
 	for b.Loop() {
-		Record(Add(5, 6))
+		Record(Mix(5, 6))
 	}
 	// Through a branch and another folding call (pebble's SeekGEFlags
 	// before a seek).
 	for i := 0; i < b.N; i++ {
 		flags := 0
 		if i&1 == 0 {
-			flags = Add(1, 2)
+			flags = Mix(1, 2)
 		}
 		if i&2 == 0 {
-			flags = Add(flags, 4)
+			flags = Mix(flags, 4)
 		}
 		Record(flags)
 	}

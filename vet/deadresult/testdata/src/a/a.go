@@ -308,3 +308,27 @@ var log2 = [256]int{1: 0, 2: 1, 4: 2}
 // Log2Byte is a table lookup at a computed index (modernc.org/mathutil):
 // the lookup is the work.
 func Log2Byte(b byte) int { return log2[b] }
+
+// Tuple holds offsets that NewTuple computes (ExecutionTuple of k6).
+type Tuple struct {
+	offsets [][]int64
+	index   int
+}
+
+// NewTuple does the work: it is too large to inline and allocates.
+func NewTuple(n int) (*Tuple, error) {
+	t := &Tuple{offsets: make([][]int64, n), index: n / 2}
+	for i := range t.offsets {
+		t.offsets[i] = make([]int64, i+1)
+		for j := range t.offsets[i] {
+			t.offsets[i][j] = int64(i * j)
+		}
+	}
+	return t, nil
+}
+
+// Offsets is a lookup at a field's index: it only loads.
+func (t *Tuple) Offsets() (int64, []int64) {
+	o := t.offsets[t.index]
+	return o[0], o[1:]
+}

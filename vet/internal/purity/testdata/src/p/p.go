@@ -221,9 +221,18 @@ func (it *Iter) Rest() []byte { return it.data[it.pos+1:] } // want Rest:"^pure$
 
 func (it *Iter) Kind() string { return "iter" } // want Kind:"^pure, foldable, selects$"
 
-// A lookup at a computed index is work (Log2Byte of modernc.org/mathutil:
-// return log2[b]).
-func TableAt(i int) int { return tbl[i] } // want TableAt:"^pure$"
+// A lookup at a computed index only loads, but does not select: it is
+// the work of Log2Byte of modernc.org/mathutil (return log2[b]).
+func TableAt(i int) int { return tbl[i] } // want TableAt:"^pure, loads$"
+
+// A lookup through another lookup, at a field's index (GetStripedOffsets
+// of k6), loads too.
+func (it *Iter) At() byte { return it.data[it.pos] } // want At:"^pure, foldable, loads$"
+
+func (it *Iter) AtAgain() byte { return it.At() } // want AtAgain:"^pure, foldable, loads$"
+
+// Arithmetic on the index is computation.
+func TableNext(i int) int { return tbl[i+1] } // want TableNext:"^pure$"
 
 func TableHead() int { return tbl[0] } // want TableHead:"^pure, selects$"
 
