@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -45,15 +46,16 @@ github.com/mbench/mbench/vet/NAME) give the evidence for each. Findings are
 printed as file:line:col: [analyzer] message; -json prints them as JSON.
 -fix applies the suggested fixes that are mechanically safe (rewriting a b.N
 loop to b.Loop, or else assigning a dead result to a package-level sink;
-inserting b.ResetTimer) and gofmts the files it changes.
+passing constant inputs through package-level variables assigned before the
+loop; inserting b.ResetTimer) and gofmts the files it changes.
 
 -run checks findings by running their benchmarks. deadresult and constfold
 findings run as written and, where the finding has a fix, with the fix
 applied through go test -overlay (your files are not changed), in one
 interleaved run: a benchmark that gets much slower once its work is
 protected was measuring work that was not done (confirmed); one that does
-not change was not (refuted). An implausibly fast result (under 1 ns/op)
-confirms on its own. bnsize and driftstate findings, which say that ns/op
+not change was not (refuted). Without a fix, only an implausibly fast
+result (under 1 ns/op) can confirm. bnsize and driftstate findings, which say that ns/op
 depends on b.N, run at b.N = 1,000 (or less) and at up to a thousand times
 that: ns/op at least doubling confirms them, ns/op within 30% at every b.N
 run refutes them. The check compares wall times of short and long runs, so
@@ -230,7 +232,15 @@ func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, error
 			out = append(out, f)
 		}
 	}
-	slices.SortFunc(out, func(a, b finding) int { return strings.Compare(a.Pos, b.Pos) })
+	slices.SortFunc(out, func(a, b finding) int {
+		if c := strings.Compare(a.file, b.file); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.offset, b.offset); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Analyzer, b.Analyzer)
+	})
 	return out, nil
 }
 
@@ -270,6 +280,8 @@ func crossCheck(e *env, findings []finding) error {
 
 // applyFixes applies the first suggested fix of each finding, skipping
 // fixes whose edits overlap an edit already taken, and gofmts each file.
+// Insertions at the same place (declarations at the end of a file,
+// assignments before a loop) are all kept, in the order of the findings.
 func applyFixes(findings []finding) (int, error) {
 	byFile := make(map[string][]edit)
 	applied := 0
@@ -281,7 +293,8 @@ func applyFixes(findings []finding) (int, error) {
 		ok := true
 		for _, e := range edits {
 			for _, have := range byFile[e.File] {
-				if e.Start < have.End && have.Start < e.End || e.Start == have.Start {
+				inserts := e.Start == e.End && have.Start == have.End
+				if e.Start < have.End && have.Start < e.End || e.Start == have.Start && !inserts {
 					ok = false
 				}
 			}
@@ -299,7 +312,11 @@ func applyFixes(findings []finding) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		slices.SortFunc(edits, func(a, b edit) int { return b.Start - a.Start })
+		// From the end of the file backwards, so that offsets stay valid;
+		// of insertions at one place the last taken goes in first, and so
+		// ends up last.
+		slices.Reverse(edits)
+		slices.SortStableFunc(edits, func(a, b edit) int { return b.Start - a.Start })
 		for _, e := range edits {
 			src = append(src[:e.Start:e.Start], append([]byte(e.New), src[e.End:]...)...)
 		}

@@ -68,6 +68,67 @@ func TestVetFix(t *testing.T) {
 	}
 }
 
+// TestVetFixTogether applies several fixes that insert at the same
+// places (sink declarations at the end of the file, constant inputs
+// assigned before one loop): all are applied, and the result builds and
+// vets clean.
+func TestVetFixTogether(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/fx\n\ngo 1.26\n",
+		"fx.go":  "package fx\n\nfunc Mix(x, y int) int { return x*31 + y }\n",
+		"fx_test.go": `package fx
+
+import "testing"
+
+var sink int
+
+func BenchmarkDead(b *testing.B) {
+	b.StopTimer()
+	b.StartTimer()
+	for i := 0; i < b.N; i++ {
+		Mix(i, 1)
+		Mix(i, 2)
+	}
+}
+
+func BenchmarkConst(b *testing.B) {
+	for b.Loop() {
+		sink = Mix(3, 4)
+		sink = Mix(5, 6)
+	}
+}
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	if code := mbench([]string{"vet", "-fix", "./..."}, &stdout, &stderr); code != exitRegression {
+		t.Fatalf("-fix: exit %d\n%s%s", code, &stdout, &stderr)
+	}
+	if !strings.Contains(stderr.String(), "applied 4 fixes") {
+		t.Errorf("want 4 fixes applied:\n%s", &stderr)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "fx_test.go"))
+	for _, want := range []string{"sinkMix11 = Mix(i, 1)", "sinkMix12 = Mix(i, 2)", "sink = Mix(inMix18_0, inMix18_1)",
+		"inMix18_0 = 3\n\tinMix18_1 = 4\n\tinMix19_0 = 5\n\tinMix19_1 = 6\n\tfor b.Loop()"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("fixed file lacks %q:\n%s", want, src)
+		}
+	}
+	stdout.Reset()
+	if code := mbench([]string{"vet", "./..."}, &stdout, &stderr); code != exitOK {
+		t.Errorf("after -fix: exit %d, findings:\n%s", code, &stdout)
+	}
+	if out, err := exec.Command("go", "vet", ".").CombinedOutput(); err != nil {
+		t.Errorf("go vet after -fix: %v\n%s\n%s", err, out, src)
+	}
+}
+
 // TestVetRun confirms the dead-code finding by running the benchmark as
 // written and with its fix.
 func TestVetRun(t *testing.T) {

@@ -99,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if fn == nil || len(body.Loops) == 0 {
 			continue
 		}
-		diags = append(diags, check(pass.TypesInfo, pure, fn, body)...)
+		diags = append(diags, check(pass, pure, fn, body)...)
 	}
 	sort.Slice(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
 	for _, d := range diags {
@@ -110,7 +110,8 @@ func run(pass *analysis.Pass) (any, error) {
 
 // check returns a diagnostic for each call with constant arguments of a
 // foldable function in the timed loops of body, whose SSA form is fn.
-func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchfn.Body) []analysis.Diagnostic {
+func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *benchfn.Body) []analysis.Diagnostic {
+	info := pass.TypesInfo
 	// The calls of the loop bodies by the position of their '(', which
 	// is the position of the ssa.Call. Calls in function literals belong
 	// to other SSA functions.
@@ -157,6 +158,7 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 				Message: fmt.Sprintf("all arguments of %s are constants: the compiler may fold the call; "+
 					"pass inputs through a variable the compiler cannot see through "+
 					"(e.g. a package-level var set in the benchmark)", purity.Name(callee)),
+				SuggestedFixes: inputFix(pass, body, expr, callee, call),
 			})
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mbench/mbench/vet/internal/benchfn"
 	"github.com/mbench/mbench/vet/internal/purity"
+	"github.com/mbench/mbench/vet/internal/source"
 )
 
 const Doc = `report calls in b.N benchmark loops whose results are never used
@@ -141,7 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 				default:
 					// The loop cannot become a b.Loop loop: keep each
 					// result alive instead.
-					d.SuggestedFixes = sinkFix(pass, fileOf(pass, body.Body.Pos()), loop, f.call, f.callee)
+					d.SuggestedFixes = sinkFix(pass, source.File(pass, body.Body.Pos()), loop, f.call, f.callee)
 				}
 				diags = append(diags, d)
 			}
@@ -159,16 +160,6 @@ type finding struct {
 	diag   analysis.Diagnostic
 	call   *ast.CallExpr
 	callee *types.Func
-}
-
-// fileOf returns the file of pass that contains pos.
-func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // check returns a finding for each dead call of a pure function in the

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mbench/mbench/vet/internal/benchfn"
+	"github.com/mbench/mbench/vet/internal/source"
 )
 
 // loopFix returns the fix that rewrites loop, a classic loop of body, to
@@ -198,6 +199,9 @@ func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.C
 	var lhs []ast.Expr // the blank identifiers the call is assigned to, if any
 	found := false
 	ast.Inspect(loop.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
 		switch s := n.(type) {
 		case *ast.ExprStmt:
 			found = s.X == call
@@ -212,38 +216,17 @@ func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.C
 	if !found {
 		return nil
 	}
-	imports := map[string]string{} // path → name in file
-	for _, spec := range file.Imports {
-		path := strings.Trim(spec.Path.Value, `"`)
-		switch {
-		case spec.Name == nil:
-			if pkg := importedPackage(pass.Pkg, path); pkg != nil {
-				imports[path] = pkg.Name()
-			}
-		case spec.Name.Name != "_" && spec.Name.Name != ".":
-			imports[path] = spec.Name.Name
-		}
-	}
+	imports := source.Imports(pass.Pkg, file)
 	line := pass.Fset.Position(call.Pos()).Line
 	names := make([]string, results.Len()) // "_" where the type cannot be written
 	var decls strings.Builder
 	for i := range results.Len() {
-		writable := true
-		typ := types.TypeString(results.At(i).Type(), func(p *types.Package) string {
-			if p == pass.Pkg {
-				return ""
-			}
-			name, ok := imports[p.Path()]
-			if !ok {
-				writable = false
-			}
-			return name
-		})
+		typ, writable := source.TypeString(pass.Pkg, imports, results.At(i).Type())
 		if !writable {
 			names[i] = "_"
 			continue
 		}
-		name := fmt.Sprintf("sink%s%d", exported(callee.Name()), line)
+		name := fmt.Sprintf("sink%s%d", source.Exported(callee.Name()), line)
 		if results.Len() > 1 {
 			name += fmt.Sprintf("_%d", i)
 		}
@@ -272,21 +255,4 @@ func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.C
 		Message:   message,
 		TextEdits: []analysis.TextEdit{edit, {Pos: file.End(), End: file.End(), NewText: []byte(decls.String())}},
 	}}
-}
-
-// importedPackage returns the package pkg imports with the given path.
-func importedPackage(pkg *types.Package, path string) *types.Package {
-	for _, p := range pkg.Imports() {
-		if p.Path() == path {
-			return p
-		}
-	}
-	return nil
-}
-
-func exported(name string) string {
-	if name == "" {
-		return name
-	}
-	return strings.ToUpper(name[:1]) + name[1:]
 }

@@ -39,7 +39,8 @@ func BenchmarkContinue(b *testing.B) {
 
 func BenchmarkCounterUsed(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		Twice(i) // want `result of fix.Twice is never used`
+		Twice(i)     // want `result of fix.Twice is never used`
+		Twice(i + 1) // want `result of fix.Twice is never used`
 	}
 }
 

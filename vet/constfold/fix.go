@@ -1,0 +1,163 @@
+package constfold
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/mbench/mbench/vet/internal/benchfn"
+	"github.com/mbench/mbench/vet/internal/source"
+)
+
+// inputFix returns the fix that passes the constant inputs of call, a
+// call in a timed loop of body whose SSA form is ssaCall, through new
+// package-level variables: each argument (and receiver) expression e of
+// type T becomes a variable v, declared var v T at the end of the file
+// and assigned v = e just before the outermost loop of body that holds
+// the call. The compiler cannot know the value of a package-level
+// variable inside the loop, so it has to compute the call, while the
+// benchmark computes what it computed before.
+//
+// There is no fix when it could change the program: a generic or
+// variadic callee, a type the file cannot write, a loop that is not a
+// statement of a block, or an argument that names a local variable not
+// visible just before that loop (declared inside it, or shadowed there).
+// Each variable is named after the callee, the line and the argument's
+// position, so that fixes of several findings can be applied together.
+func inputFix(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr, callee *types.Func, ssaCall *ssa.Call) []analysis.SuggestedFix {
+	sig := callee.Signature()
+	if sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 || sig.Variadic() || call.Ellipsis.IsValid() {
+		return nil
+	}
+	// The argument expressions in the order of the SSA call's arguments:
+	// the receiver first for a static method call.
+	args := call.Args
+	if sig.Recv() != nil {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		args = append([]ast.Expr{sel.X}, args...)
+	}
+	if len(args) != len(ssaCall.Call.Args) {
+		return nil
+	}
+	file := source.File(pass, call.Pos())
+	anchor, indent := outerLoopStmt(pass, body, call)
+	if file == nil || anchor == nil {
+		return nil
+	}
+	info := pass.TypesInfo
+	visible := pass.Pkg.Scope().Innermost(anchor.Pos())
+	if visible == nil {
+		return nil
+	}
+	imports := source.Imports(pass.Pkg, file)
+	line := pass.Fset.Position(call.Pos()).Line
+	var assigns, decls strings.Builder
+	var edits []analysis.TextEdit
+	for i, e := range args {
+		typ, ok := source.TypeString(pass.Pkg, imports, info.TypeOf(e))
+		if !ok || !inScope(info, e, visible, anchor.Pos()) {
+			return nil
+		}
+		name := fmt.Sprintf("in%s%d_%d", source.Exported(callee.Name()), line, i)
+		for pass.Pkg.Scope().Lookup(name) != nil {
+			name += "x"
+		}
+		src, err := text(pass, file, e)
+		if err != nil {
+			return nil
+		}
+		fmt.Fprintf(&assigns, "%s = %s\n%s", name, src, indent)
+		fmt.Fprintf(&decls, "\n\n// %s holds an input of %s, so that the compiler\n// cannot fold the call in the benchmark loop.\nvar %s %s", name, callee.Name(), name, typ)
+		edits = append(edits, analysis.TextEdit{Pos: e.Pos(), End: e.End(), NewText: []byte(name)})
+	}
+	edits = append(edits,
+		analysis.TextEdit{Pos: anchor.Pos(), End: anchor.Pos(), NewText: []byte(assigns.String())},
+		analysis.TextEdit{Pos: file.End(), End: file.End(), NewText: []byte(decls.String())})
+	return []analysis.SuggestedFix{{Message: "pass the constant inputs through package-level variables", TextEdits: edits}}
+}
+
+// outerLoopStmt returns the statement before which the inputs of call
+// are assigned: the outermost loop of body that holds call, or the
+// labelled statement around it, when it is a statement of a block; and
+// the indentation of that statement's line.
+func outerLoopStmt(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr) (ast.Stmt, string) {
+	var loop ast.Stmt
+	for _, l := range body.Loops {
+		if l.Stmt.Pos() <= call.Pos() && call.End() <= l.Stmt.End() && (loop == nil || l.Stmt.Pos() < loop.Pos()) {
+			loop = l.Stmt
+		}
+	}
+	if loop == nil {
+		return nil, ""
+	}
+	var anchor ast.Stmt
+	ast.Inspect(body.Body, func(n ast.Node) bool {
+		if anchor != nil {
+			return false
+		}
+		block, ok := n.(*ast.BlockStmt)
+		if !ok {
+			return true
+		}
+		for _, s := range block.List {
+			if s == loop {
+				anchor = s
+			} else if l, ok := s.(*ast.LabeledStmt); ok && l.Stmt == loop {
+				anchor = s
+			}
+		}
+		return true
+	})
+	if anchor == nil {
+		return nil, ""
+	}
+	col := pass.Fset.Position(anchor.Pos()).Column
+	return anchor, strings.Repeat("\t", col-1)
+}
+
+// inScope reports whether every identifier of e names, just before pos,
+// what it names in e: a package-level or universe object, or a local
+// declared before pos in a scope that encloses it.
+func inScope(info *types.Info, e ast.Expr, scope *types.Scope, pos token.Pos) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, isIdent := n.(*ast.Ident)
+		if !isIdent || !ok {
+			return ok
+		}
+		obj := info.Uses[id]
+		if obj == nil {
+			return true // a field or method name of a selector
+		}
+		if _, isPkg := obj.(*types.PkgName); isPkg {
+			return true
+		}
+		if _, found := scope.LookupParent(id.Name, pos); found != obj {
+			ok = false
+		}
+		return true
+	})
+	return ok
+}
+
+// text returns the source text of e.
+func text(pass *analysis.Pass, file *ast.File, e ast.Expr) (string, error) {
+	tf := pass.Fset.File(file.Pos())
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return "", err
+	}
+	start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
+	if start < 0 || end > len(src) || start > end {
+		return "", fmt.Errorf("%s: position out of range", tf.Name())
+	}
+	return string(src[start:end]), nil
+}
