@@ -59,16 +59,19 @@ computes nothing, only selecting from its inputs or converting between
 types of the same representation (ToInteger of dop251/goja, return
 int64(i) on an int64 type; a function that returns a constant): folding it
 saves no work, and the benchmark times what the callee costs, which is
-nothing either way (A/B: one load). Nor is a callee whose computation,
-with that of the pure functions it calls, is a single integer
-instruction of one cycle (an addition, logic, a shift or a comparison;
-bit casts such as math.Float32frombits count for nothing): folding saves
-that instruction, which runs beside the loop's own and costs nothing the
-benchmark can see (BFloat16ToFloat32 of ClickHouse/ch-go, return
-math.Float32frombits(uint32(v) << 16): A/B 0.517-0.518 against
-0.518-0.519 ns/op, the cost of the b.Loop itself). A multiplication,
-division, floating-point operation, conversion to or from floating point
-or standard intrinsic such as math.Sqrt is reported even alone. A call
+nothing either way (A/B: one load). Nor is, in a b.Loop loop, a callee
+whose computation, with that of the pure functions it calls, is a single
+integer instruction of one cycle (an addition, logic, a shift or a
+comparison; bit casts such as math.Float32frombits count for nothing):
+an empty b.Loop loop costs about 0.5 ns/op (four times an empty b.N
+loop), and one instruction more runs in its shadow (BFloat16ToFloat32 of
+ClickHouse/ch-go, return math.Float32frombits(uint32(v) << 16): A/B
+0.517-0.518 against 0.518-0.519 ns/op, the cost of the b.Loop itself).
+In a b.N loop, which costs a cycle, the same instruction shows (Abs of
+chewxy/math32, one and-not: 0.17 ns/op folded, 0.43 with its input from
+a variable), so there it is reported. A multiplication, division,
+floating-point operation, conversion to or from floating point or
+standard intrinsic such as math.Sqrt is reported even alone. A call
 whose result is only an argument of calls that do not fold (impure or
 dynamic calls, builtins such as append, pure functions with loops) is not
 reported either: it prepares the input of the measured work
@@ -122,13 +125,18 @@ func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *ben
 	// The calls of the loop bodies by the position of their '(', which
 	// is the position of the ssa.Call. Calls in function literals belong
 	// to other SSA functions.
+	// kinds holds the kind of the innermost timed loop of each call.
 	calls := make(map[token.Pos]*ast.CallExpr)
+	kinds := make(map[token.Pos]benchfn.LoopKind)
 	for _, loop := range body.Loops {
 		ast.Inspect(loop.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				return false
 			case *ast.CallExpr:
+				if c, ok := calls[n.Lparen]; !ok || within(loop.Stmt, c) {
+					kinds[n.Lparen] = loop.Kind
+				}
 				calls[n.Lparen] = n
 			}
 			return true
@@ -153,7 +161,8 @@ func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *ben
 			if recv := callee.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
 				continue
 			}
-			if s := pure.Lookup(callee); s == nil || !s.Foldable || s.Literal || s.Selects || s.Ops <= 1 {
+			if s := pure.Lookup(callee); s == nil || !s.Foldable || s.Literal || s.Selects ||
+				s.Ops <= 1 && kinds[call.Pos()] == benchfn.BLoop {
 				continue
 			}
 			if feedsWork(pure, call) {
@@ -170,6 +179,11 @@ func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *ben
 		}
 	}
 	return diags
+}
+
+// within reports whether n lies inside outer.
+func within(n, outer ast.Node) bool {
+	return outer.Pos() <= n.Pos() && n.End() <= outer.End()
 }
 
 // feedsWork reports whether the result of call is used, through

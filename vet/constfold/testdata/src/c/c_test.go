@@ -47,13 +47,21 @@ func BenchmarkSub(b *testing.B) {
 	})
 }
 
+// In a b.N loop one instruction to fold shows (Abs of chewxy/math32:
+// 0.17 ns/op folded, 0.43 with its input from a variable).
+func BenchmarkOneInstructionClassic(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink = Add(1, 2) // want `all arguments of c.Add are constants`
+	}
+}
+
 // Nothing below may be reported.
 
 var f32sink float32
 
-// One integer instruction to fold costs nothing beside the loop's own
-// (BFloat16ToFloat32 of ClickHouse/ch-go: A/B 0.517-0.518 against
-// 0.518-0.519 ns/op).
+// In a b.Loop loop one integer instruction to fold costs nothing beside
+// the loop's own (BFloat16ToFloat32 of ClickHouse/ch-go: A/B 0.517-0.518
+// against 0.518-0.519 ns/op).
 func BenchmarkOneInstruction(b *testing.B) {
 	v := uint16(0x3f80)
 	for b.Loop() {
