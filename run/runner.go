@@ -208,7 +208,7 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 	if ctrl.WantWarmup() {
 		phase = bench.Warmup
 	}
-	err := measureFork(ctx, res, &opts, cfg.IterTime, cfg.WarmupMax+cfg.Measure, suite, *fork,
+	err := measureFork(ctx, res, &opts, cfg.WarmupMax+cfg.Measure, suite, *fork,
 		func(int) bench.Phase { return phase },
 		func(m *bench.Measurement) (bool, error) {
 			v, ok := m.Get(opts.Metric)
@@ -240,17 +240,13 @@ func calibrated(ctx context.Context, res *Result, iterTime time.Duration, opts *
 	return nil
 }
 
-// measureFork runs one fork of res's target of up to count iterations,
-// calibrating the target first if it has no N yet. Each of the target's
-// result lines gets its coordinates, with the phase phaseOf gives its
-// index, and is kept in res and handed to the sink before more says
-// whether the fork goes on; an error from more or the sink ends the fork
-// and is returned.
-func measureFork(ctx context.Context, res *Result, opts *Options, iterTime time.Duration, count, suite, fork int,
+// measureFork runs one fork of res's target, which is calibrated, of up
+// to count iterations of res.N operations. Each of the target's result
+// lines gets its coordinates, with the phase phaseOf gives its index, and
+// is kept in res and handed to the sink before more says whether the fork
+// goes on; an error from more or the sink ends the fork and is returned.
+func measureFork(ctx context.Context, res *Result, opts *Options, count, suite, fork int,
 	phaseOf func(iter int) bench.Phase, more func(m *bench.Measurement) (bool, error)) error {
-	if err := calibrated(ctx, res, iterTime, opts); err != nil {
-		return err
-	}
 	t := res.Target
 	spec := ForkSpec{
 		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,

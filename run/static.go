@@ -194,7 +194,10 @@ func assignSuiteRuns(levels []Levels, minPer int, rng *rand.Rand) [][]int {
 // runStaticFork runs one fork of a target: calibration first if it has
 // none, then warm-up and measurement iterations.
 func runStaticFork(ctx context.Context, res *Result, suite, fork, iters int, opts *StaticOptions) error {
-	return measureFork(ctx, res, &opts.Options, opts.Config.IterTime, opts.Warmup+iters, suite, fork,
+	if err := calibrated(ctx, res, opts.Config.IterTime, &opts.Options); err != nil {
+		return err
+	}
+	return measureFork(ctx, res, &opts.Options, opts.Warmup+iters, suite, fork,
 		func(i int) bench.Phase {
 			if i < opts.Warmup {
 				return bench.Warmup

@@ -260,15 +260,7 @@ func varargsCall(addr ssa.Value) *ssa.Call {
 
 // folds reports whether call is a static call of a function that folds.
 func folds(pure *purity.Result, call *ssa.Call) bool {
-	callee := call.Call.StaticCallee()
-	if callee == nil {
-		return false
-	}
-	obj, ok := callee.Object().(*types.Func)
-	if !ok {
-		return false
-	}
-	s := pure.Lookup(obj)
+	s := pure.Callee(&call.Call)
 	return s != nil && s.Foldable
 }
 

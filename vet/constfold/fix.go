@@ -70,11 +70,9 @@ func inputFix(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr, calle
 		for pass.Pkg.Scope().Lookup(name) != nil {
 			name += "x"
 		}
-		src, err := text(pass, file, e)
-		if err != nil {
-			return nil
-		}
-		fmt.Fprintf(&assigns, "%s = %s\n%s", name, src, indent)
+		// A constant expression has no function or composite literal,
+		// the parts ExprString abbreviates.
+		fmt.Fprintf(&assigns, "%s = %s\n%s", name, types.ExprString(e), indent)
 		fmt.Fprintf(&decls, "\n\n// %s holds an input of %s, so that the compiler\n// cannot fold the call in the benchmark loop.\nvar %s %s", name, callee.Name(), name, typ)
 		edits = append(edits, analysis.TextEdit{Pos: e.Pos(), End: e.End(), NewText: []byte(name)})
 	}
@@ -146,18 +144,4 @@ func inScope(info *types.Info, e ast.Expr, scope *types.Scope, pos token.Pos) bo
 		return true
 	})
 	return ok
-}
-
-// text returns the source text of e.
-func text(pass *analysis.Pass, file *ast.File, e ast.Expr) (string, error) {
-	tf := pass.Fset.File(file.Pos())
-	src, err := pass.ReadFile(tf.Name())
-	if err != nil {
-		return "", err
-	}
-	start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
-	if start < 0 || end > len(src) || start > end {
-		return "", fmt.Errorf("%s: position out of range", tf.Name())
-	}
-	return string(src[start:end]), nil
 }

@@ -48,6 +48,9 @@ type Edit struct {
 // the edits of its fix.
 type Finding struct {
 	Analyzer string
+	// Category is the diagnostic's category: driftstate's "sorted" for
+	// data sorted in every iteration, whose ns/op falls with b.N.
+	Category string
 	File     string
 	Offset   int
 	Message  string
@@ -105,6 +108,13 @@ var DefaultOptions = Options{
 	Config:   stop.Config{WarmupMin: 1, WarmupMax: 1, Measure: 5, ForksMin: 3, ForksMax: 3, IterTime: 20 * time.Millisecond},
 	Timeout:  5 * time.Minute,
 	SizeTime: 50 * time.Millisecond,
+}
+
+// Checks reports whether Check can decide the findings of the named
+// analyzer: those that say the compiler deletes or folds work, and those
+// that say ns/op depends on b.N.
+func Checks(analyzer string) bool {
+	return analyzer == "deadresult" || analyzer == "constfold" || sizeAnalyzers[analyzer]
 }
 
 // Check runs the benchmark of each finding and returns a verdict per

@@ -11,6 +11,7 @@ import (
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
+	"github.com/mbench/mbench/vet/driftstate"
 )
 
 // Thresholds of the size check: a benchmark whose ns/op grows by at least
@@ -144,7 +145,7 @@ func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) er
 	}
 	// Sorting what an earlier iteration sorted makes later iterations
 	// cheaper: for that finding a fall confirms too.
-	falls := v.Finding.Analyzer == "driftstate" && strings.Contains(v.Finding.Message, "sort")
+	falls := v.Finding.Analyzer == "driftstate" && v.Finding.Category == driftstate.CategorySorted
 	// Other load slows the long runs, which share the CPU with it, more
 	// than the short ones, which fit in a time slice: under two CPU-bound
 	// processes on two cores a fixed-cost benchmark measured 2.1x. The

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mbench/mbench/vet/driftstate"
 )
 
 // TestCheckSize runs two benchmarks at several b.N: one whose work per op
@@ -42,6 +44,23 @@ func BenchmarkFixed(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSortsSorted insertion-sorts the same slice in every
+// iteration: the first sort, of shuffled data, is quadratic, the later
+// ones, of sorted data, linear, so ns/op falls as b.N grows.
+func BenchmarkSortsSorted(b *testing.B) {
+	xs := make([]int, 10000)
+	for i := range xs {
+		xs[i] = (i * 7919) % len(xs)
+	}
+	for i := 0; i < b.N; i++ {
+		for j := 1; j < len(xs); j++ {
+			for k := j; k > 0 && xs[k-1] > xs[k]; k-- {
+				xs[k-1], xs[k] = xs[k], xs[k-1]
+			}
+		}
+	}
+}
 `
 	file := filepath.Join(dir, "sz_test.go")
 	for name, text := range map[string]string{"go.mod": "module example.com/sz\n\ngo 1.26\n", "sz_test.go": src} {
@@ -53,6 +72,8 @@ func BenchmarkFixed(b *testing.B) {
 	findings := []Finding{
 		{Analyzer: "bnsize", File: file, Offset: at("b.N/100+1")},
 		{Analyzer: "driftstate", File: file, Offset: at("j < 50000;")},
+		{Analyzer: "driftstate", Category: driftstate.CategorySorted, File: file, Offset: at("k > 0 &&")},
+		{Analyzer: "driftstate", File: file, Offset: at("k > 0 &&")},
 	}
 	opts := DefaultOptions
 	opts.SizeTime = 20 * time.Millisecond
@@ -71,5 +92,13 @@ func BenchmarkFixed(b *testing.B) {
 	// load they make raises the bar for a confirmation.
 	if v := verdicts[1]; v.Outcome == Confirmed || v.Benchmark != "BenchmarkFixed" {
 		t.Errorf("fixed work: %s (%s), %g then %g s/op", v.Outcome, v.Reason, v.Original, v.Protected)
+	}
+	// Sorting sorted data makes ns/op fall with b.N: that confirms a
+	// finding about sorting, not one about growth.
+	if v := verdicts[2]; v.Outcome != Confirmed || !(v.Protected < v.Original/2) {
+		t.Errorf("sorting sorted data: %s (%s), %g then %g s/op", v.Outcome, v.Reason, v.Original, v.Protected)
+	}
+	if v := verdicts[3]; v.Outcome == Confirmed {
+		t.Errorf("falling ns/op confirmed a growth finding: %s", v.Reason)
 	}
 }

@@ -217,35 +217,31 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 		}
 	}
 	deadCalls := make(map[*ssa.Call]bool)
+	deadExprs := make(map[*ast.CallExpr]bool)
 	for changed := true; changed; {
 		changed = false
 		for _, c := range cands {
 			if !deadCalls[c.call] && dead(c.call, deadCalls) {
-				deadCalls[c.call] = true
+				deadCalls[c.call], deadExprs[c.expr] = true, true
 				changed = true
 			}
 		}
 	}
-
-	deadExprs := make(map[*ast.CallExpr]bool)
-	for _, c := range cands {
-		if deadCalls[c.call] {
-			deadExprs[c.expr] = true
-		}
+	if len(deadExprs) == 0 {
+		return nil
 	}
+
+	// A callee that only selects loses a few loads, about what keeping
+	// its result alive costs: nothing the benchmark could measure either
+	// way. A lookup at a computed index is the work when nothing else in
+	// the loop works, and nothing next to work.
+	busy := othersWork(info, pure, calls, deadExprs)
 	var found []finding
 	for _, c := range cands {
-		if !deadCalls[c.call] {
+		if !deadExprs[c.expr] {
 			continue
 		}
-		// A callee that only selects loses a few loads, about what
-		// keeping its result alive costs: nothing the benchmark could
-		// measure either way. A lookup at a computed index is the work
-		// when nothing else in the loop works, and nothing next to work.
-		switch s := pure.Lookup(c.callee); {
-		case s.Selects:
-			continue
-		case s.Loads && othersWork(info, pure, calls, deadExprs):
+		if s := pure.Lookup(c.callee); s.Selects || s.Loads && busy {
 			continue
 		}
 		found = append(found, finding{diag: analysis.Diagnostic{

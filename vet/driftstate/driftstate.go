@@ -4,6 +4,7 @@
 package driftstate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 
@@ -61,6 +62,11 @@ is reported); appends in loops that contain a loop of their own or read
 the clock or memory statistics (a heavy operation recording its own
 measurements); keys that cycle (i % n); and uses in function literals.`
 
+// CategorySorted is the category of the findings about data sorted in
+// place in every iteration, which make later iterations cheaper, not
+// dearer; the other findings, about growth, have none.
+const CategorySorted = "sorted"
+
 // Analyzer reports loops that drift the state they measure.
 var Analyzer = &analysis.Analyzer{
 	Name: "driftstate",
@@ -102,7 +108,10 @@ func (c *checker) check() {
 			}
 			sorted[v] = true
 			if c.onlySortedIn(v) && !c.sortedBefore(v) {
-				c.pass.ReportRangef(n, "%s is sorted in place in every iteration: after the first, the benchmark sorts sorted data; copy it first (copy(work, %s)) inside the loop", v.Name(), v.Name())
+				c.pass.Report(analysis.Diagnostic{
+					Pos: n.Pos(), End: n.End(), Category: CategorySorted,
+					Message: fmt.Sprintf("%s is sorted in place in every iteration: after the first, the benchmark sorts sorted data; copy it first (copy(work, %s)) inside the loop", v.Name(), v.Name()),
+				})
 			}
 		case *ast.AssignStmt:
 			if v := c.appendGrowth(n); v != nil && !grown[v] {

@@ -437,14 +437,8 @@ func (c *checker) indent(pos token.Pos) string {
 // funcDecls maps the functions declared in the package to their syntax.
 func funcDecls(pass *analysis.Pass) map[*types.Func]*ast.FuncDecl {
 	m := make(map[*types.Func]*ast.FuncDecl)
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					m[fn] = fd
-				}
-			}
-		}
+	for _, d := range benchfn.Decls(pass.TypesInfo, pass.Files, false) {
+		m[d.Func] = d.Node
 	}
 	return m
 }

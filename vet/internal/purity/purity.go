@@ -41,6 +41,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/mbench/mbench/vet/internal/benchfn"
 )
 
 // Analyzer computes a Summary fact for each pure function of a package and
@@ -199,6 +201,24 @@ func (r *Result) Lookup(fn *types.Func) *Summary {
 	return std(fn)
 }
 
+// Callee returns the summary of the function a static call calls, or nil
+// for a dynamic call, a closure or a function without a summary.
+func (r *Result) Callee(c *ssa.CallCommon) *Summary {
+	if fn := c.StaticCallee(); fn != nil {
+		return r.ssaFunc(fn)
+	}
+	return nil
+}
+
+// ssaFunc returns the summary of fn, or nil.
+func (r *Result) ssaFunc(fn *ssa.Function) *Summary {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return nil
+	}
+	return r.Lookup(obj)
+}
+
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{
 		funcs:     make(map[ast.Node]*ssa.Function),
@@ -215,33 +235,23 @@ func run(pass *analysis.Pass) (any, error) {
 
 	res.Pkg = buildSSA(pass)
 	var decls []*decl
-	for _, file := range pass.Files {
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				continue
+	for _, d := range benchfn.Decls(pass.TypesInfo, pass.Files, false) {
+		fn := res.Pkg.Prog.FuncValue(d.Func)
+		if fn == nil {
+			continue
+		}
+		var add func(f *ssa.Function)
+		add = func(f *ssa.Function) {
+			if s := f.Syntax(); s != nil {
+				res.funcs[s] = f
 			}
-			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
+			for _, anon := range f.AnonFuncs {
+				add(anon)
 			}
-			fn := res.Pkg.Prog.FuncValue(obj)
-			if fn == nil {
-				continue
-			}
-			var add func(f *ssa.Function)
-			add = func(f *ssa.Function) {
-				if s := f.Syntax(); s != nil {
-					res.funcs[s] = f
-				}
-				for _, anon := range f.AnonFuncs {
-					add(anon)
-				}
-			}
-			add(fn)
-			if candidate(fd, obj) {
-				decls = append(decls, &decl{obj: obj, fn: fn, cost: nodes(fd.Body), literal: literal(fd, pass.TypesInfo)})
-			}
+		}
+		add(fn)
+		if candidate(d.Node, d.Func) {
+			decls = append(decls, &decl{obj: d.Func, fn: fn, cost: nodes(d.Node.Body), literal: literal(d.Node, pass.TypesInfo)})
 		}
 	}
 
@@ -389,11 +399,7 @@ func summarise(d *decl, res *Result) *Summary {
 					return nil
 				}
 			case *ssa.Function:
-				obj, ok := callee.Object().(*types.Func)
-				if !ok {
-					return nil
-				}
-				s := res.Lookup(obj)
+				s := res.ssaFunc(callee)
 				if s == nil {
 					return nil
 				}
@@ -450,12 +456,8 @@ func constOrFresh(v ssa.Value, res *Result) bool {
 	case *ssa.Alloc:
 		return v.Heap
 	case *ssa.Call:
-		if callee, ok := v.Call.Value.(*ssa.Function); ok {
-			if obj, ok := callee.Object().(*types.Func); ok {
-				s := res.Lookup(obj)
-				return s != nil && s.Fresh
-			}
-		}
+		s := res.Callee(&v.Call)
+		return s != nil && s.Fresh
 	}
 	return false
 }
@@ -529,11 +531,7 @@ func selects(fn *ssa.Function, res *Result, lookups bool) bool {
 						return false
 					}
 				case *ssa.Function:
-					obj, ok := callee.Object().(*types.Func)
-					if !ok {
-						return false
-					}
-					s := res.Lookup(obj)
+					s := res.ssaFunc(callee)
 					if s == nil || !s.Selects && !(lookups && s.Loads) {
 						return false
 					}
@@ -757,12 +755,8 @@ func accumulates(fn *ssa.Function, headers map[*ssa.BasicBlock]bool, res *Result
 		case *ssa.Phi:
 			acc = headers[v.Block()] && !tripCounter(v)
 		case *ssa.Call:
-			if callee, ok := v.Call.Value.(*ssa.Function); ok {
-				if obj, ok := callee.Object().(*types.Func); ok {
-					s := res.Lookup(obj)
-					acc = s != nil && s.Accumulates
-				}
-			}
+			s := res.Callee(&v.Call)
+			acc = s != nil && s.Accumulates
 		}
 		if acc && !feedsBranch(v) {
 			return nil, true
