@@ -114,7 +114,9 @@ type FillStats struct {
 	// filler: PairSpec.NoFiller).
 	Kind        string
 	Chunks, Ops int
-	Time        time.Duration
+	// Time runs from the end of this side's timed run (Iteration.End)
+	// until it saw the other side's end; zero for "none".
+	Time time.Duration
 }
 
 // A Pair is one paired iteration: the same benchmark, started together on

@@ -63,7 +63,9 @@ type Run struct {
 	// FillKind is how this side kept its CPU busy until the other side's
 	// run ended: "none" (the other ended first), "body" (the benchmark
 	// function rerun, FillOps operations in FillChunks calls), "spin", or
-	// "idle" (no filler: it slept).
+	// "idle" (no filler: it slept). FillTime runs from End until this
+	// side saw the other's end, so End plus FillTime is when it stopped
+	// filling; it is zero for "none".
 	FillKind            string
 	FillChunks, FillOps int
 	FillTime            time.Duration

@@ -402,17 +402,20 @@ func (p *mbenchProbeState) pop(f *mbenchFrame) {
 
 // fill keeps the CPU busy until the peer's run f.seq is over. It returns
 // how: "none" (the peer was done first), "body" (the benchmark function
-// rerun) or "spin", with the chunks and operations run and the time spent.
+// rerun) or "spin", with the chunks and operations run and the time from
+// the end of this side's timed run until the peer's end was seen. That
+// time is measured from f.end, not from the start of filling, so a
+// preemption between the two counts too: End plus it is when the filler
+// stopped.
 func (p *mbenchProbeState) fill(b *B, f *mbenchFrame) (kind string, chunks, ops int, d time.Duration) {
 	if p.poll(f) {
 		return "none", 0, 0, 0
 	}
-	t0 := time.Now()
 	if p.idle {
 		for !p.poll(f) {
 			p.waitReadable()
 		}
-		return "idle", 0, 0, time.Since(t0)
+		return "idle", 0, 0, time.Since(f.end)
 	}
 	body := !b.hasSub.Load() && !b.Failed() && !b.Skipped() && b.N > 0 && b.duration > 0 && !p.spinNames[b.name]
 	chunk := 0
@@ -436,7 +439,7 @@ func (p *mbenchProbeState) fill(b *B, f *mbenchFrame) (kind string, chunks, ops 
 	for !f.peerDone {
 		p.spin(f)
 	}
-	return kind, chunks, ops, time.Since(t0)
+	return kind, chunks, ops, time.Since(f.end)
 }
 
 // mbenchFill runs b's benchmark function, untimed, ops operations at a
