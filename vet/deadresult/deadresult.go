@@ -68,6 +68,16 @@ A call in a b.N loop is reported when all of these hold:
     when the result is dead (CMPQ/JNE in the compiled loop; A/B within
     noise). A load that feeds no branch (goquery's Get, return
     s.Nodes[index]) is still deleted and still reported;
+  - the callee, without a loop, does not return only constants chosen by
+    a switch that the compiler lowers to a binary search, on a string
+    with two or more constant cases or on an integer with four or more
+    (AttrKeyForTag of DataDog/dd-trace-go: switch tag { case "env":
+    return AttrEnv, true; ... }). The compiler does not merge the
+    branches of such a search, so every length and content comparison
+    stays in the loop and only the constants go (scripts/vet-switch-asm.sh
+    counts the comparisons kept; a three-case integer switch, an
+    if-chain of integer comparisons and a single string comparison are
+    deleted whole and are still reported);
   - the callee computes something. A callee that only selects (loads,
     fields, elements at constant indices and slices of its parameters and
     package-level variables, branches on such a boolean, len and cap, conversions

@@ -100,6 +100,19 @@ type Summary struct {
 	// result is dead the load and the branch stay (CMPQ/JNE in End's
 	// benchmark); only the allocation on the other arm could go.
 	Checked bool
+	// Switch reports that the function has no loop, returns nothing but
+	// constants, and chooses them with a switch statement that the gc
+	// compiler lowers to a binary search: on a string with at least two
+	// constant cases, or on an integer with at least four (AttrKeyForTag
+	// of DataDog/dd-trace-go: switch tag { case "env": return AttrEnv,
+	// true; ... }). When its result is dead only the constants go: the
+	// compiler does not merge the branches of such a search, so every
+	// length and content comparison stays in the loop. Measured with go
+	// 1.26 (scripts/vet-switch-asm.sh): string switches of two and three
+	// cases and an integer switch of four keep their comparisons; an
+	// integer switch of three cases, if-chains of up to eight integer
+	// comparisons and a single string comparison are deleted whole.
+	Switch bool
 	// Fresh reports that every result of the function is a constant or a
 	// fresh object: a composite literal whose address it takes, or the
 	// result of another such function (newEmptySelection of goquery).
@@ -157,6 +170,9 @@ func (s *Summary) String() string {
 	if s.Literal {
 		str += ", literal"
 	}
+	if s.Switch {
+		str += ", switch"
+	}
 	switch {
 	case s.Selects:
 		str += ", selects"
@@ -170,10 +186,10 @@ func (s *Summary) String() string {
 // call of a function with summary s once inlined: a loop survives the
 // deletion of its dead body only as an empty loop if its work
 // accumulates into the result; work that feeds branches stays, in a
-// loop or, for a function that returns a value it checks (Checked),
-// without one.
+// loop or, for a function that returns a value it checks (Checked) or
+// constants chosen by a switch (Switch), without one.
 func (s *Summary) Removable() bool {
-	return (!s.Loop || s.Accumulates) && !s.Checked
+	return (!s.Loop || s.Accumulates) && !s.Checked && !s.Switch
 }
 
 // A Result holds the summaries visible to a package and its SSA form.
@@ -251,7 +267,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		add(fn)
 		if candidate(d.Node, d.Func) {
-			decls = append(decls, &decl{obj: d.Func, fn: fn, cost: nodes(d.Node.Body), literal: literal(d.Node, pass.TypesInfo)})
+			decls = append(decls, &decl{obj: d.Func, fn: fn, cost: nodes(d.Node.Body),
+				literal: literal(d.Node, pass.TypesInfo), search: searchSwitch(d.Node, pass.TypesInfo)})
 		}
 	}
 
@@ -284,6 +301,50 @@ type decl struct {
 	fn      *ssa.Function
 	cost    int  // syntax nodes of the body alone
 	literal bool // the body is a single return of a literal of the parameters
+	search  bool // the body has a switch the compiler lowers to a binary search
+}
+
+// searchSwitch reports whether the body of fd has an expression switch
+// that the gc compiler lowers to a binary search over its constant cases
+// and does not collapse when the result is dead: one on a string with at
+// least two constant case values, or on an integer with at least four.
+// The thresholds are measured (scripts/vet-switch-asm.sh), not derived
+// from the compiler's source.
+func searchSwitch(fd *ast.FuncDecl, info *types.Info) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		sw, ok := n.(*ast.SwitchStmt)
+		if !ok || found {
+			return !found
+		}
+		if sw.Tag == nil {
+			return true
+		}
+		tv, ok := info.Types[sw.Tag]
+		if !ok {
+			return true
+		}
+		b, ok := tv.Type.Underlying().(*types.Basic)
+		if !ok {
+			return true
+		}
+		cases := 0
+		for _, c := range sw.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if v, ok := info.Types[e]; ok && v.Value != nil {
+					cases++
+				}
+			}
+		}
+		switch {
+		case b.Info()&types.IsString != 0:
+			found = cases >= 2
+		case b.Info()&types.IsInteger != 0:
+			found = cases >= 4
+		}
+		return !found
+	})
+	return found
 }
 
 // literal reports whether the body of fd is a single return of one
@@ -422,6 +483,7 @@ func summarise(d *decl, res *Result) *Summary {
 		Checked:     !loop && checked(fn, res),
 		Fresh:       !loop && allResults(fn, func(v ssa.Value) bool { return constOrFresh(v, res) }),
 		Literal:     d.literal,
+		Switch:      !loop && d.search && allResults(fn, isConst),
 		Selects:     !loop && selects(fn, res, false),
 		Loads:       !loop && selects(fn, res, true),
 		Ops:         ops,

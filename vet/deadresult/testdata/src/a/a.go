@@ -332,3 +332,30 @@ func (t *Tuple) Offsets() (int64, []int64) {
 	o := t.offsets[t.index]
 	return o[0], o[1:]
 }
+
+// TagKey is AttrKeyForTag of DataDog/dd-trace-go: constants chosen by a
+// string switch, whose comparisons stay when the result is dead.
+func TagKey(tag string) (int, bool) {
+	switch tag {
+	case "env":
+		return 1, true
+	case "version":
+		return 2, true
+	case "language":
+		return 3, true
+	}
+	return 0, false
+}
+
+// Level's three-case switch is deleted whole when its result is dead.
+func Level(x int) int {
+	switch x {
+	case 1:
+		return 10
+	case 7:
+		return 20
+	case 9:
+		return 30
+	}
+	return 0
+}

@@ -298,3 +298,14 @@ func BenchmarkStatic(b *testing.B) {
 		_ = Width()
 	}
 }
+
+// The string switch's comparisons stay in the loop; the short integer
+// switch goes.
+func BenchmarkSwitch(b *testing.B) {
+	tags := []string{"env", "version", "language", "other"}
+	for i := 0; i < b.N; i++ {
+		k, ok := TagKey(tags[i&3])
+		_, _ = k, ok
+		Level(i & 15) // want `result of a.Level is never used`
+	}
+}

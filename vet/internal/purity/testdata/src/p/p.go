@@ -319,3 +319,50 @@ func Deferred(x int) (r int) {
 type Pair struct{ A, B int }
 
 func (p Pair) First() int { return p.A } // want First:"^pure, foldable, selects$"
+
+// Constants chosen by a switch that the compiler lowers to a binary
+// search keep their comparisons when the result is dead (AttrKeyForTag
+// of DataDog/dd-trace-go); a short integer switch is deleted whole, and
+// so is a switch whose results are computed.
+
+func TagKey(tag string) (int, bool) { // want TagKey:"^pure, foldable, switch$"
+	switch tag {
+	case "env":
+		return 1, true
+	case "version":
+		return 2, true
+	}
+	return 0, false
+}
+
+func Level(x int) int { // want Level:"^pure, foldable$"
+	switch x {
+	case 1:
+		return 10
+	case 7:
+		return 20
+	case 9:
+		return 30
+	}
+	return 0
+}
+
+func Opcode(x int) int { // want Opcode:"^pure, foldable, switch$"
+	switch x {
+	case 1, 7:
+		return 10
+	case 9, 15:
+		return 20
+	}
+	return 0
+}
+
+func Scaled(tag string, x int) int { // want Scaled:"^pure, foldable$"
+	switch tag {
+	case "double":
+		return 2 * x
+	case "triple":
+		return 3 * x
+	}
+	return x
+}
