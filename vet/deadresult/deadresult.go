@@ -90,7 +90,11 @@ A call in a b.N loop is reported when all of these hold:
     DropInt64) or next to the work the loop times (uax29's
     _ = iter.Value() inside for iter.Next(): keeping the value changes
     those tokenisation benchmarks by 1-4%), the deletion is real but
-    cannot change what the benchmark says, so it is not reported. A
+    cannot change what the benchmark says, so it is not reported. Nor is
+    a trivial constructor, a single return of a composite literal of
+    its parameters and constants (NewPresorted of istio's smallset,
+    return Set[T]{items: items}: A/B 0.13 vs 0.52 ns/op, the sink's
+    store of a slice header). A
     callee that only loads, but at a computed index (a table lookup), is
     reported when nothing else in the loop does work, that is every
     other call of the loop is dead, only loads, or is a conversion, len,
@@ -242,7 +246,8 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 	}
 
 	// A callee that only selects loses a few loads, about what keeping
-	// its result alive costs: nothing the benchmark could measure either
+	// its result alive costs, and a trivial constructor (a literal of its
+	// parameters) a few moves: nothing the benchmark could measure either
 	// way. A lookup at a computed index is the work when nothing else in
 	// the loop works, and nothing next to work.
 	busy := othersWork(info, pure, calls, deadExprs)
@@ -251,7 +256,7 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 		if !deadExprs[c.expr] {
 			continue
 		}
-		if s := pure.Lookup(c.callee); s.Selects || s.Loads && busy {
+		if s := pure.Lookup(c.callee); s.Selects || s.Literal || s.Loads && busy {
 			continue
 		}
 		found = append(found, finding{diag: analysis.Diagnostic{

@@ -359,3 +359,9 @@ func Level(x int) int {
 	}
 	return 0
 }
+
+// SmallSet and NewPresorted are istio's smallset: a trivial constructor
+// that wraps its parameter computes nothing a dead result could lose.
+type SmallSet[T comparable] struct{ items []T }
+
+func NewPresorted[T comparable](items ...T) SmallSet[T] { return SmallSet[T]{items: items} }

@@ -309,3 +309,10 @@ func BenchmarkSwitch(b *testing.B) {
 		Level(i & 15) // want `result of a.Level is never used`
 	}
 }
+
+func BenchmarkTrivialConstructor(b *testing.B) {
+	items := []string{"a", "b", "c"}
+	for range b.N {
+		_ = NewPresorted(items...)
+	}
+}
