@@ -58,6 +58,7 @@ func RunFree(parent context.Context, spec PairSpec, onPair func(Pair) bool) (Pai
 				if v, ok := m.Get("allocs/op"); ok {
 					it.MemAllocs = uint64(v * float64(m.N))
 				}
+				it.Extra = extra(m)
 				mu.Lock()
 				defer mu.Unlock()
 				if stopped {
@@ -90,4 +91,26 @@ func RunFree(parent context.Context, spec PairSpec, onPair func(Pair) bool) (Pai
 		return stats, fmt.Errorf("the sides printed %d and %d results: they do not run the same benchmarks", len(lists[0]), len(lists[1]))
 	}
 	return stats, nil
+}
+
+// extra returns the b.ReportMetric values of m, keyed by the unit as the
+// benchmark reported it, as a probed side's Iteration.Extra is: every value
+// but the time, B/op, allocs/op and MB/s that testing computes itself.
+func extra(m *bench.Measurement) map[string]float64 {
+	var x map[string]float64
+	for _, v := range m.Values {
+		switch v.Unit {
+		case "sec/op", "B/op", "allocs/op", "B/s":
+			continue
+		}
+		unit, val := v.Unit, v.Value
+		if v.OrigUnit != "" {
+			unit, val = v.OrigUnit, v.OrigValue
+		}
+		if x == nil {
+			x = make(map[string]float64)
+		}
+		x[unit] = val
+	}
+	return x
 }
