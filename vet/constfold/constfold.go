@@ -124,8 +124,9 @@ func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *ben
 	info := pass.TypesInfo
 	// The calls of the loop bodies by the position of their '(', which
 	// is the position of the ssa.Call. Calls in function literals belong
-	// to other SSA functions.
-	// kinds holds the kind of the innermost timed loop of each call.
+	// to other SSA functions. kinds holds the kind of the innermost timed
+	// loop of each call: body.Loops lists an enclosing loop before the
+	// loops nested in it, so the last loop to see a call is innermost.
 	calls := make(map[token.Pos]*ast.CallExpr)
 	kinds := make(map[token.Pos]benchfn.LoopKind)
 	for _, loop := range body.Loops {
@@ -134,10 +135,7 @@ func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *ben
 			case *ast.FuncLit:
 				return false
 			case *ast.CallExpr:
-				if c, ok := calls[n.Lparen]; !ok || within(loop.Stmt, c) {
-					kinds[n.Lparen] = loop.Kind
-				}
-				calls[n.Lparen] = n
+				calls[n.Lparen], kinds[n.Lparen] = n, loop.Kind
 			}
 			return true
 		})
@@ -179,11 +177,6 @@ func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *ben
 		}
 	}
 	return diags
-}
-
-// within reports whether n lies inside outer.
-func within(n, outer ast.Node) bool {
-	return outer.Pos() <= n.Pos() && n.End() <= outer.End()
 }
 
 // feedsWork reports whether the result of call is used, through

@@ -87,10 +87,12 @@ func inputFix(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr, calle
 // labelled statement around it, when it is a statement of a block; and
 // the indentation of that statement's line.
 func outerLoopStmt(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr) (ast.Stmt, string) {
+	// body.Loops lists an enclosing loop before the loops nested in it.
 	var loop ast.Stmt
 	for _, l := range body.Loops {
-		if l.Stmt.Pos() <= call.Pos() && call.End() <= l.Stmt.End() && (loop == nil || l.Stmt.Pos() < loop.Pos()) {
+		if l.Stmt.Pos() <= call.Pos() && call.End() <= l.Stmt.End() {
 			loop = l.Stmt
+			break
 		}
 	}
 	if loop == nil {

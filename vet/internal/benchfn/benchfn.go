@@ -23,8 +23,9 @@ type Body struct {
 	// B is the *testing.B parameter.
 	B *types.Var
 	// Loops are the timed loops directly in this body (not in nested
-	// function literals, which are bodies of their own). Setup loops are
-	// left out: see setupLoops.
+	// function literals, which are bodies of their own), in source
+	// order, so a loop comes before the loops nested in it. Setup loops
+	// are left out: see setupLoops.
 	Loops []Loop
 }
 
