@@ -114,7 +114,13 @@ func IsDigit(c byte) bool {
 	return false
 }
 EOF
-cat > shapes_test.go <<'EOF'
+# Each shape and the input its benchmark passes.
+shapes=(
+	"StrSwitch2 strs" "StrSwitch3 strs" "IntSwitch3 ints" "IntSwitch4 ints"
+	"IntChain8 ints" "StrEq1 strs" "IsDigit bytes"
+)
+{
+	cat <<'EOF'
 package switchasm
 
 import "testing"
@@ -130,49 +136,12 @@ func BenchmarkEmpty(b *testing.B) {
 		_ = ints[i&3]
 	}
 }
-
-func BenchmarkStrSwitch2(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		StrSwitch2(strs[i&3])
-	}
-}
-
-func BenchmarkStrSwitch3(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		StrSwitch3(strs[i&3])
-	}
-}
-
-func BenchmarkIntSwitch3(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		IntSwitch3(ints[i&3])
-	}
-}
-
-func BenchmarkIntSwitch4(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		IntSwitch4(ints[i&3])
-	}
-}
-
-func BenchmarkIntChain8(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		IntChain8(ints[i&3])
-	}
-}
-
-func BenchmarkStrEq1(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		StrEq1(strs[i&3])
-	}
-}
-
-func BenchmarkIsDigit(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		IsDigit(bytes[i&3])
-	}
-}
 EOF
+	for s in "${shapes[@]}"; do
+		read -r name input <<<"$s"
+		printf '\nfunc Benchmark%s(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\t%s(%s[i&3])\n\t}\n}\n' "$name" "$name" "$input"
+	done
+} > shapes_test.go
 go test -c -vet=off -o s.test . >/dev/null
 count() {
 	go tool objdump -s "^switchasm\.Benchmark$1\$" s.test | grep -cE '\s(CMP[A-Z]*|TEST[A-Z]*|CMN|TST|CB[N]?Z|TB[N]?Z)\s' || true
@@ -180,7 +149,8 @@ count() {
 base=$(count Empty)
 echo "$(go version)"
 printf '%-12s %s\n' shape "compares beyond the empty loop's ($base)"
-for s in StrSwitch2 StrSwitch3 IntSwitch3 IntSwitch4 IntChain8 StrEq1 IsDigit; do
+for s in "${shapes[@]}"; do
+	s=${s%% *}
 	n=$(count "$s")
 	verdict=deleted
 	if [ "$n" -gt "$base" ]; then verdict=kept; fi

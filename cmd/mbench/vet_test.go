@@ -68,10 +68,6 @@ func TestVetFix(t *testing.T) {
 	}
 }
 
-// TestVetFixTogether applies several fixes that insert at the same
-// places (sink declarations at the end of the file, constant inputs
-// assigned before one loop): all are applied, and the result builds and
-// vets clean.
 // fixModule writes a module whose benchmarks have two dead results in one
 // b.N loop and two constant calls in one b.Loop loop, and makes it the
 // working directory.
@@ -113,6 +109,10 @@ func BenchmarkConst(b *testing.B) {
 	return dir
 }
 
+// TestVetFixTogether applies several fixes that insert at the same
+// places (sink declarations at the end of the file, constant inputs
+// assigned before one loop): all are applied, and the result builds and
+// vets clean.
 func TestVetFixTogether(t *testing.T) {
 	dir := fixModule(t)
 	var stdout, stderr bytes.Buffer

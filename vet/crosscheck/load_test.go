@@ -20,7 +20,6 @@ func TestLoadMeter(t *testing.T) {
 	if got := m.cpus(); got < 0.6 {
 		t.Errorf("a busy loop of this process: %.2f CPUs of other load, want about 1", got)
 	}
-
 }
 
 func TestMachineBusyGrows(t *testing.T) {

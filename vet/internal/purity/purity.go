@@ -314,33 +314,19 @@ func searchSwitch(fd *ast.FuncDecl, info *types.Info) bool {
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		sw, ok := n.(*ast.SwitchStmt)
-		if !ok || found {
+		if found || !ok || sw.Tag == nil {
 			return !found
-		}
-		if sw.Tag == nil {
-			return true
-		}
-		tv, ok := info.Types[sw.Tag]
-		if !ok {
-			return true
-		}
-		b, ok := tv.Type.Underlying().(*types.Basic)
-		if !ok {
-			return true
 		}
 		cases := 0
 		for _, c := range sw.Body.List {
 			for _, e := range c.(*ast.CaseClause).List {
-				if v, ok := info.Types[e]; ok && v.Value != nil {
+				if info.Types[e].Value != nil {
 					cases++
 				}
 			}
 		}
-		switch {
-		case b.Info()&types.IsString != 0:
-			found = cases >= 2
-		case b.Info()&types.IsInteger != 0:
-			found = cases >= 4
+		if t := info.TypeOf(sw.Tag); t != nil {
+			found = isString(t) && cases >= 2 || isInteger(t) && cases >= 4
 		}
 		return !found
 	})
@@ -991,6 +977,11 @@ func StringCall(op *ssa.BinOp) bool {
 		return !xc && !yc
 	}
 	return false
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }
 
 func isString(t types.Type) bool {
