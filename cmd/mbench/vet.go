@@ -23,7 +23,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:      "vet",
-		usageLine: "[-json] [-fix] [-run] [-all | -only names] [packages]",
+		usageLine: "[-json] [-fix] [-run [-confirmed]] [-all | -only names] [packages]",
 		short:     "find benchmark mistakes that make results lie",
 		long: `
 Vet analyses the benchmarks of the packages (default ./...), in their test
@@ -63,13 +63,18 @@ them. Other load slows long runs more than short ones, so the check
 measures the CPU other processes use meanwhile and raises the bar for a
 confirmation by it; a quiet machine gives the clearest verdicts.
 
+-confirmed, with -run, prints and counts only the findings that running
+confirmed, for a CI gate that must not fail on a warning the timings do
+not bear out. Findings that -run cannot check (stoptimer, timedsetup) are
+left out with the rest; the number left out is printed on stderr.
+
 The default analyzers run inside go vet with the mbench-vet command:
 
 	go install github.com/mbench/mbench/cmd/mbench-vet
 	go vet -vettool=$(which mbench-vet) ./...
 
-Exit status is 0 with no findings (or only findings -run refuted), 3 with
-findings, 1 on errors.
+Exit status is 0 with no findings (or only findings -run refuted; with
+-confirmed, none confirmed), 3 with findings, 1 on errors.
 `,
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			jsonOut := fs.Bool("json", false, "print findings as JSON")
@@ -77,7 +82,11 @@ findings, 1 on errors.
 			only := fs.String("only", "", "run only the analyzers in the comma-separated `list` (experimental ones too)")
 			all := fs.Bool("all", false, "also run the experimental analyzers (timedsetup)")
 			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult, constfold, bnsize and driftstate findings to confirm or refute them")
+			confirmed := fs.Bool("confirmed", false, "with -run, report only the findings that running confirmed")
 			return func(e *env, args []string) error {
+				if *confirmed && !*runCheck {
+					return usagef("-confirmed needs -run")
+				}
 				analyzers := vet.Analyzers
 				if *all {
 					analyzers = vet.All
@@ -99,6 +108,13 @@ findings, 1 on errors.
 				if *runCheck {
 					if err := crossCheck(e, findings); err != nil {
 						return err
+					}
+				}
+				if *confirmed {
+					var left int
+					findings, left = onlyConfirmed(findings)
+					if left > 0 {
+						fmt.Fprintf(e.stderr, "mbench vet: -confirmed left out %d findings that running did not confirm\n", left)
 					}
 				}
 				if *jsonOut {
@@ -279,6 +295,18 @@ func crossCheck(e *env, findings []finding) error {
 		findings[idx[i]].Check, findings[idx[i]].Reason = v.Outcome, v.Reason
 	}
 	return err
+}
+
+// onlyConfirmed returns the findings that -run confirmed and the number
+// of the others.
+func onlyConfirmed(findings []finding) ([]finding, int) {
+	var kept []finding
+	for _, f := range findings {
+		if f.Check == crosscheck.Confirmed {
+			kept = append(kept, f)
+		}
+	}
+	return kept, len(findings) - len(kept)
 }
 
 // applyFixes applies the first suggested fix of each finding, skipping

@@ -49,6 +49,27 @@ func TestVet(t *testing.T) {
 	if code := mbench([]string{"vet", "-only", "nosuch", "./..."}, &stdout, &stderr); code != exitUsage {
 		t.Errorf("-only nosuch: exit %d, want 2", code)
 	}
+	stderr.Reset()
+	if code := mbench([]string{"vet", "-confirmed", "./..."}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "-confirmed needs -run") {
+		t.Errorf("-confirmed without -run: exit %d, want 2 and a message naming the flag\n%s", code, &stderr)
+	}
+}
+
+func TestOnlyConfirmed(t *testing.T) {
+	in := []finding{
+		{Analyzer: "deadresult", Pos: "a_test.go:1:1", Check: "confirmed"},
+		{Analyzer: "deadresult", Pos: "a_test.go:2:1", Check: "refuted"},
+		{Analyzer: "bnsize", Pos: "a_test.go:3:1", Check: "undetermined"},
+		{Analyzer: "stoptimer", Pos: "a_test.go:4:1"},
+		{Analyzer: "driftstate", Pos: "a_test.go:5:1", Check: "confirmed"},
+	}
+	kept, left := onlyConfirmed(in)
+	if len(kept) != 2 || kept[0].Pos != "a_test.go:1:1" || kept[1].Pos != "a_test.go:5:1" || left != 3 {
+		t.Errorf("onlyConfirmed kept %+v and left out %d, want the findings at lines 1 and 5 and 3 left out", kept, left)
+	}
+	if kept, left := onlyConfirmed(nil); kept != nil || left != 0 {
+		t.Errorf("onlyConfirmed(nil) = %v, %d", kept, left)
+	}
 }
 
 func TestVetFix(t *testing.T) {
@@ -139,7 +160,7 @@ func TestVetFixTogether(t *testing.T) {
 }
 
 // TestVetRun confirms the dead-code finding by running the benchmark as
-// written and with its fix.
+// written and with its fix; -confirmed keeps it.
 func TestVetRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs benchmarks")
@@ -147,11 +168,11 @@ func TestVetRun(t *testing.T) {
 	dir := vetModule(t)
 	before, _ := os.ReadFile(filepath.Join(dir, "mix_test.go"))
 	var stdout, stderr bytes.Buffer
-	code := mbench([]string{"vet", "-run", "./..."}, &stdout, &stderr)
+	code := mbench([]string{"vet", "-run", "-confirmed", "./..."}, &stdout, &stderr)
 	if code != exitRegression {
 		t.Fatalf("exit %d\n%s%s", code, &stdout, &stderr)
 	}
-	if !strings.Contains(stdout.String(), "confirmed by running it") {
+	if !strings.Contains(stdout.String(), "mix_test.go:12:3: [deadresult] ") || !strings.Contains(stdout.String(), "confirmed by running it") {
 		t.Errorf("the finding was not confirmed:\n%s\n%s", &stdout, &stderr)
 	}
 	after, _ := os.ReadFile(filepath.Join(dir, "mix_test.go"))
