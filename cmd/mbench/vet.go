@@ -276,9 +276,10 @@ func crossCheck(e *env, findings []finding) error {
 		}
 		cf := crosscheck.Finding{Analyzer: f.Analyzer, Category: f.Category, File: f.file, Offset: f.offset, Message: f.Message}
 		if len(f.Fixes) > 0 {
-			for _, ed := range f.Fixes[0].Edits {
-				cf.Fix = append(cf.Fix, crosscheck.Edit{File: ed.File, Start: ed.Start, End: ed.End, New: ed.New})
-			}
+			cf.Fix = crossEdits(f.Fixes[0])
+		}
+		if f.Analyzer == "constfold" {
+			cf.Base = deadFix(findings, f)
 		}
 		idx = append(idx, i)
 		cfs = append(cfs, cf)
@@ -295,6 +296,29 @@ func crossCheck(e *env, findings []finding) error {
 		findings[idx[i]].Check, findings[idx[i]].Reason = v.Outcome, v.Reason
 	}
 	return err
+}
+
+// deadFix returns the edits of the fix of a deadresult finding on the
+// same call as the constfold finding cf, if there is one: while the
+// compiler deletes the call, folding its inputs or not makes no
+// difference, so the folding check keeps the result alive in both builds.
+func deadFix(findings []finding, cf finding) []crosscheck.Edit {
+	for _, f := range findings {
+		if f.Analyzer != "deadresult" || f.file != cf.file || f.offset != cf.offset || len(f.Fixes) == 0 {
+			continue
+		}
+		return crossEdits(f.Fixes[0])
+	}
+	return nil
+}
+
+// crossEdits returns the edits of fx for package crosscheck.
+func crossEdits(fx fix) []crosscheck.Edit {
+	var edits []crosscheck.Edit
+	for _, ed := range fx.Edits {
+		edits = append(edits, crosscheck.Edit{File: ed.File, Start: ed.Start, End: ed.End, New: ed.New})
+	}
+	return edits
 }
 
 // onlyConfirmed returns the findings that -run confirmed and the number

@@ -55,6 +55,11 @@ type Finding struct {
 	Offset   int
 	Message  string
 	Fix      []Edit
+	// Base, if set, are edits both builds get: a constfold finding on a
+	// call whose result is also dead is checked with the dead-result fix
+	// in both, since folding cannot show while the compiler deletes the
+	// call either way.
+	Base []Edit
 }
 
 // Outcomes of a check.
@@ -155,7 +160,15 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 	f := v.Finding
 	dir := filepath.Dir(f.File)
-	orig, err := run.Build(ctx, run.BuildOptions{Dir: dir, CacheDir: cache}, []string{"."})
+	bo := run.BuildOptions{Dir: dir, CacheDir: cache}
+	if len(f.Base) > 0 {
+		base, err := applyEdits(f.File, f.Base, cache, "base_")
+		if err != nil {
+			return err
+		}
+		bo.Overlay = map[string]string{f.File: base}
+	}
+	orig, err := run.Build(ctx, bo, []string{"."})
 	if err != nil || len(orig) != 1 {
 		return fmt.Errorf("building the benchmark: %v", err)
 	}
@@ -164,7 +177,7 @@ func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 	}
 	bins := []run.Binary{orig[0]}
 	if len(f.Fix) > 0 {
-		patched, err := applyEdits(f.File, f.Fix, cache)
+		patched, err := applyEdits(f.File, slices.Concat(f.Base, f.Fix), cache, "patched_")
 		if err != nil {
 			return err
 		}
@@ -214,6 +227,9 @@ func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 		k += n
 	}
 	decide(v, means)
+	if len(f.Base) > 0 {
+		v.Reason = "the result kept alive in both builds, " + v.Reason
+	}
 	return nil
 }
 
@@ -305,21 +321,28 @@ func enclosingBenchmark(file string, offset int) (name, sub string, err error) {
 	return "", "", fmt.Errorf("the finding is not inside a top-level benchmark function")
 }
 
-// applyEdits writes file with edits applied to a new file in dir and
-// returns its path.
-func applyEdits(file string, edits []Edit, dir string) (string, error) {
+// applyEdits writes file with edits applied to a new file in dir, named
+// prefix and file's base name, and returns its path. Edits apply from the
+// end of the file; of two that start at one offset, the replacement goes
+// first, so that an insertion there stays in front of its new text.
+func applyEdits(file string, edits []Edit, dir, prefix string) (string, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return "", err
 	}
 	edits = slices.Clone(edits)
-	slices.SortFunc(edits, func(a, b Edit) int { return b.Start - a.Start })
+	slices.SortStableFunc(edits, func(a, b Edit) int {
+		if a.Start != b.Start {
+			return b.Start - a.Start
+		}
+		return b.End - a.End
+	})
 	for _, e := range edits {
 		if e.File != file || e.Start < 0 || e.End > len(src) || e.Start > e.End {
 			return "", fmt.Errorf("the fix edits %s outside %s", e.File, file)
 		}
 		src = append(src[:e.Start:e.Start], append([]byte(e.New), src[e.End:]...)...)
 	}
-	out := filepath.Join(dir, "patched_"+filepath.Base(file))
+	out := filepath.Join(dir, prefix+filepath.Base(file))
 	return out, os.WriteFile(out, src, 0o666)
 }

@@ -54,7 +54,7 @@ func TestApplyEdits(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "x_test.go")
 	os.WriteFile(file, []byte("abcdef"), 0o666)
-	out, err := applyEdits(file, []Edit{{file, 1, 2, "XY"}, {file, 4, 4, "!"}}, dir)
+	out, err := applyEdits(file, []Edit{{file, 1, 2, "XY"}, {file, 4, 4, "!"}}, dir, "patched_")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,22 @@ func TestApplyEdits(t *testing.T) {
 	if orig, _ := os.ReadFile(file); string(orig) != "abcdef" {
 		t.Errorf("the original changed: %q", orig)
 	}
-	if _, err := applyEdits(file, []Edit{{"other.go", 0, 1, ""}}, dir); err == nil {
+	if _, err := applyEdits(file, []Edit{{"other.go", 0, 1, ""}}, dir, "patched_"); err == nil {
 		t.Error("an edit of another file was applied")
+	}
+	// An insertion and a replacement at one offset, as a sink assignment
+	// before a call whose receiver constfold's fix replaces, in either
+	// order: the insertion stays in front.
+	for _, edits := range [][]Edit{
+		{{file, 2, 2, "s = "}, {file, 2, 4, "v"}},
+		{{file, 2, 4, "v"}, {file, 2, 2, "s = "}},
+	} {
+		out, err := applyEdits(file, edits, dir, "both_")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(out); string(got) != "abs = vef" {
+			t.Errorf("edits %v: got %q, want %q", edits, got, "abs = vef")
+		}
 	}
 }
