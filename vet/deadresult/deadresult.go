@@ -121,7 +121,8 @@ for b.Loop(). Otherwise, when the call is a statement of its own (or assigned
 to blank identifiers only), the suggested fix assigns each result whose type
 the file can name to a new package-level variable, which the compiler must
 assume is read (sinkSplit41_0, _ = Split(x) when the second result's type
-cannot be named).`
+cannot be named). The finding that gets the rewrite also offers the sink as
+an alternative fix, which keeps the loop as written.`
 
 var Analyzer = &analysis.Analyzer{
 	Name:     "deadresult",
@@ -151,7 +152,13 @@ func run(pass *analysis.Pass) (any, error) {
 				d := f.diag
 				switch {
 				case rewrite:
-					d.SuggestedFixes = fix
+					// The rewrite first (what -fix applies), the sink
+					// as the alternative that keeps the loop as written
+					// (what mbench vet -run keeps a result alive with
+					// when it checks folding).
+					if fix != nil {
+						d.SuggestedFixes = append(fix, sinkFix(pass, source.File(pass, body.Body.Pos()), loop, f.call, f.callee)...)
+					}
 					fix = nil // one rewrite per loop
 				default:
 					// The loop cannot become a b.Loop loop: keep each
