@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"go/format"
@@ -226,6 +227,13 @@ func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, error
 			continue
 		}
 		if act.Err != nil {
+			if cause := rootCause(act); cause != act {
+				msg := fmt.Sprintf("%s: needs %s, which failed: %v", act, cause, cause.Err)
+				if errs := cause.Package.Errors; len(errs) > 0 {
+					msg += fmt.Sprintf(" (the first: %v)", errs[0])
+				}
+				return nil, errors.New(msg)
+			}
 			return nil, fmt.Errorf("%s: %v", act, act.Err)
 		}
 		fset := act.Package.Fset
@@ -322,6 +330,19 @@ func crossEdits(fx fix) []crosscheck.Edit {
 		edits = append(edits, crosscheck.Edit{File: ed.File, Start: ed.Start, End: ed.End, New: ed.New})
 	}
 	return edits
+}
+
+// rootCause returns the action whose own failure made act fail: the
+// checker reports a failed prerequisite only as "failed prerequisites",
+// which names neither the package nor what went wrong in it (a
+// dependency that does not type-check).
+func rootCause(act *checker.Action) *checker.Action {
+	for _, dep := range act.Deps {
+		if dep.Err != nil {
+			return rootCause(dep)
+		}
+	}
+	return act
 }
 
 // onlyConfirmed returns the findings that -run confirmed and the number

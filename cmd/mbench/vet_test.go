@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 )
 
 // vetModule copies testdata/vetmod to a temporary directory and makes it
@@ -211,5 +216,19 @@ func TestDeadFix(t *testing.T) {
 	}
 	if got := deadFix(fs, fs[2]); got != nil {
 		t.Errorf("deadFix of a constfold finding whose call is used = %+v, want none", got)
+	}
+}
+
+func TestRootCause(t *testing.T) {
+	a := &analysis.Analyzer{Name: "a"}
+	bad := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "bad"}, Err: errors.New("analysis skipped due to errors in package")}
+	ok := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "ok"}}
+	mid := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "mid"}, Deps: []*checker.Action{ok, bad}, Err: errors.New("failed prerequisites")}
+	root := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "root"}, Deps: []*checker.Action{mid}, Err: errors.New("failed prerequisites")}
+	if got := rootCause(root); got != bad {
+		t.Errorf("rootCause = %v, want %v", got, bad)
+	}
+	if got := rootCause(bad); got != bad {
+		t.Errorf("rootCause of a failed action without failed deps = %v, want itself", got)
 	}
 }
