@@ -17,6 +17,7 @@
 #   twelfth   40 modules in none of the lists above docs/vet-twelfth.md
 #   thirteenth 40 modules in none of the lists above docs/vet-thirteenth.md
 #   fourteenth 40 modules in none of the lists above docs/vet-fourteenth.md
+#   fifteenth 40 modules in none of the lists above docs/vet-fifteenth.md
 #
 # It fetches each module from the module proxy into a scratch directory,
 # builds mbench, runs `mbench vet -json ./...` in the module's root, one
