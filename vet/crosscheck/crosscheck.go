@@ -101,7 +101,7 @@ type Verdict struct {
 	// op at a small and at an up to a thousand times larger b.N.
 	Original, Protected, Calibrated float64
 	Outcome                         string
-	Reason                          string
+	Reason              string
 }
 
 // Options control the runs. Config is deliberately short: the effects
