@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
-	"go/token"
 	"os"
 	"os/signal"
 	"slices"
@@ -179,7 +178,6 @@ type finding struct {
 	Reason string `json:"check_reason,omitempty"`
 	file   string
 	offset int
-	end    int // of the diagnostic's range; offset if it has none
 }
 
 type fix struct {
@@ -246,10 +244,7 @@ func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, error
 		for _, d := range act.Diagnostics {
 			pos := fset.Position(d.Pos)
 			f := finding{Analyzer: act.Analyzer.Name, Pos: pos.String(), Message: d.Message, Category: d.Category,
-				file: pos.Filename, offset: pos.Offset, end: pos.Offset}
-			if d.End.IsValid() {
-				f.end = fset.Position(d.End).Offset
-			}
+				file: pos.Filename, offset: pos.Offset}
 			key := f.Analyzer + f.Pos + f.Message
 			if seen[key] {
 				continue // the same test file in two package variants
@@ -292,14 +287,7 @@ func crossCheck(e *env, findings []finding) error {
 			continue
 		}
 		cf := crosscheck.Finding{Analyzer: f.Analyzer, Category: f.Category, File: f.file, Offset: f.offset, Message: f.Message}
-		switch {
-		case f.Analyzer == "deadresult" && len(f.Fixes) > 0:
-			// The sink, deadresult's last fix, keeps the loop as written:
-			// a b.Loop loop would add its own cost to the comparison.
-			sink := f.Fixes[len(f.Fixes)-1]
-			cf.Fix = crossEdits(sink)
-			cf.Calibrate = calibration(f, sink)
-		case len(f.Fixes) > 0:
+		if len(f.Fixes) > 0 {
 			cf.Fix = crossEdits(f.Fixes[0])
 		}
 		if f.Analyzer == "constfold" {
@@ -337,42 +325,6 @@ func deadFix(findings []finding, cf finding) []crosscheck.Edit {
 		return crossEdits(f.Fixes[len(f.Fixes)-1])
 	}
 	return nil
-}
-
-// calibration returns the edits of a build that keeps the sinks of the
-// deadresult finding f alive without calling anything: the sink fix with
-// the call replaced by new package-level variables that copy the sinks
-// (sinkMix12 = mbenchCalsinkMix12, var mbenchCalsinkMix12 = sinkMix12).
-// The call moves into a function literal that is never called, so that
-// the variables it reads stay used. It returns nil when the fix is not a
-// sink assignment it can read: its first edit assigns the call's results
-// to names ("a, b = " before the call, or "a, b" over blank
-// identifiers), and a result it cannot name ("_") has no copy.
-func calibration(f finding, sink fix) []crosscheck.Edit {
-	if len(sink.Edits) < 2 || f.end <= f.offset {
-		return nil
-	}
-	lhs, decl := sink.Edits[0], sink.Edits[len(sink.Edits)-1]
-	if lhs.File != f.file || lhs.End > f.offset {
-		return nil // not an assignment in front of the call
-	}
-	src, err := os.ReadFile(f.file)
-	if err != nil || f.end > len(src) {
-		return nil
-	}
-	var copies []string
-	var decls strings.Builder
-	for _, n := range strings.Split(strings.TrimSuffix(lhs.New, " = "), ", ") {
-		if !token.IsIdentifier(n) || n == "_" {
-			return nil
-		}
-		copies = append(copies, "mbenchCal"+n)
-		fmt.Fprintf(&decls, "\n\nvar mbenchCal%s = %s", n, n)
-	}
-	return append(crossEdits(sink),
-		crosscheck.Edit{File: f.file, Start: f.offset, End: f.end, New: strings.Join(copies, ", ")},
-		crosscheck.Edit{File: f.file, Start: lhs.Start, End: lhs.Start, New: "_ = func() { " + string(src[f.offset:f.end]) + " }; "},
-		crosscheck.Edit{File: f.file, Start: decl.Start, End: decl.Start, New: decls.String() + "\n"})
 }
 
 // crossEdits returns the edits of fx for package crosscheck.

@@ -7,11 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/mbench/mbench/vet/crosscheck"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -232,61 +230,5 @@ func TestRootCause(t *testing.T) {
 	}
 	if got := rootCause(bad); got != bad {
 		t.Errorf("rootCause of a failed action without failed deps = %v, want itself", got)
-	}
-}
-
-// TestCalibration builds the calibration of a sink fix for both forms of
-// the fix, and checks that a result without a name has none.
-func TestCalibration(t *testing.T) {
-	src := "package p\n\nfunc B() {\n\tx := 3\n\tTwice(x)\n\t_, _ = Split(x)\n}\n"
-	file := filepath.Join(t.TempDir(), "p_test.go")
-	if err := os.WriteFile(file, []byte(src), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	call := strings.Index(src, "Twice(x)")
-	one := finding{file: file, offset: call, end: call + len("Twice(x)")}
-	sink := fix{Edits: []edit{{File: file, Start: call, End: call, New: "sinkTwice5 = "}, {File: file, Start: len(src), End: len(src), New: "\nvar sinkTwice5 int\n"}}}
-	split := strings.Index(src, "Split(x)")
-	two := finding{file: file, offset: split, end: split + len("Split(x)")}
-	blank := strings.Index(src, "_, _")
-	sinks := fix{Edits: []edit{{File: file, Start: blank, End: blank + len("_, _"), New: "s0, s1"}, {File: file, Start: len(src), End: len(src), New: "\nvar s0, s1 int\n"}}}
-	for _, tc := range []struct {
-		f    finding
-		fx   fix
-		want []string
-	}{
-		{one, sink, []string{"_ = func() { Twice(x) }; sinkTwice5 = mbenchCalsinkTwice5\n", "var mbenchCalsinkTwice5 = sinkTwice5", "var sinkTwice5 int"}},
-		{two, sinks, []string{"_ = func() { Split(x) }; s0, s1 = mbenchCals0, mbenchCals1\n", "var mbenchCals0 = s0", "var mbenchCals1 = s1"}},
-	} {
-		edits := calibration(tc.f, tc.fx)
-		if edits == nil {
-			t.Fatalf("no calibration for %+v", tc.fx)
-		}
-		var ces []crosscheck.Edit
-		ces = append(ces, edits...)
-		out, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Apply from the end, the replacement before an insertion at
-		// the same offset, as crosscheck does.
-		slices.SortStableFunc(ces, func(a, b crosscheck.Edit) int {
-			if a.Start != b.Start {
-				return b.Start - a.Start
-			}
-			return b.End - a.End
-		})
-		for _, e := range ces {
-			out = append(out[:e.Start:e.Start], append([]byte(e.New), out[e.End:]...)...)
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(string(out), w) {
-				t.Errorf("calibrated source lacks %q:\n%s", w, out)
-			}
-		}
-	}
-	unnamed := fix{Edits: []edit{{File: file, Start: blank, End: blank + len("_, _"), New: "s0, _"}, {File: file, Start: len(src), End: len(src), New: "\nvar s0 int\n"}}}
-	if edits := calibration(two, unnamed); edits != nil {
-		t.Errorf("a result without a sink got a calibration: %+v", edits)
 	}
 }

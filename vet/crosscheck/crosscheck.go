@@ -60,13 +60,6 @@ type Finding struct {
 	// in both, since folding cannot show while the compiler deletes the
 	// call either way.
 	Base []Edit
-	// Calibrate, if set, are the edits of a third build: the fix's sinks
-	// assigned from package-level variables instead of the call, which
-	// times keeping a value alive without computing it. The fixed build
-	// is then compared with the slower of it and the original: next to an
-	// empty loop, a sink's store alone can double the time of a call that
-	// only loads (return k.value), and that is no deleted work.
-	Calibrate []Edit
 }
 
 // Outcomes of a check.
@@ -95,12 +88,11 @@ type Verdict struct {
 	Sub string
 	// Original and Protected are the mean times per op of the benchmark
 	// (the slowest-changing of its sub-benchmarks) as written and with the
-	// fix; Protected is NaN without a fix. Calibrated is the time of the
-	// calibration build (see Finding.Calibrate), or NaN. For a finding that says ns/op
+	// fix; Protected is NaN without a fix. For a finding that says ns/op
 	// depends on b.N (bnsize, driftstate) they are the median times per
 	// op at a small and at an up to a thousand times larger b.N.
-	Original, Protected, Calibrated float64
-	Outcome                         string
+	Original, Protected float64
+	Outcome             string
 	Reason              string
 }
 
@@ -145,7 +137,7 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 	verdicts := make([]Verdict, len(findings))
 	for i, f := range findings {
 		v := &verdicts[i]
-		v.Finding, v.Original, v.Protected, v.Calibrated = f, math.NaN(), math.NaN(), math.NaN()
+		v.Finding, v.Original, v.Protected = f, math.NaN(), math.NaN()
 		name, sub, err := enclosingBenchmark(f.File, f.Offset)
 		if err != nil {
 			v.Outcome, v.Reason = Undetermined, err.Error()
@@ -194,19 +186,6 @@ func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 			return fmt.Errorf("building the benchmark with the fix: %v", err)
 		}
 		bins = append(bins, prot[0])
-		if len(f.Calibrate) > 0 {
-			// Without its calibration the check still compares the fix
-			// with the original.
-			calib, err := applyEdits(f.File, f.Calibrate, cache, "calibrated_")
-			if err == nil {
-				cb, err := run.Build(ctx, run.BuildOptions{Dir: dir, CacheDir: cache, Overlay: map[string]string{f.File: calib}}, []string{"."})
-				if err == nil && len(cb) == 1 {
-					bins = append(bins, cb[0])
-				} else if opts.Log != nil {
-					opts.Log("building the calibration of the fix failed: %v", err)
-				}
-			}
-		}
 	}
 	var targets []run.Target
 	counts := make([]int, len(bins))
@@ -266,16 +245,10 @@ func decide(v *Verdict, means []map[bench.Key]float64) {
 	best := math.Inf(-1)
 	for _, k := range keys {
 		o := means[0][k]
-		base := o // what the fixed build is compared with
-		if len(means) > 2 {
-			if c, ok := means[2][k]; ok && c > base {
-				base = c
-			}
-		}
 		ratio := math.NaN()
 		if len(means) > 1 {
-			if p, ok := means[1][k]; ok && base > 0 {
-				ratio = p / base
+			if p, ok := means[1][k]; ok && o > 0 {
+				ratio = p / o
 			}
 		}
 		if math.IsNaN(v.Original) || ratio > best || (math.IsNaN(ratio) && o < v.Original) {
@@ -283,18 +256,10 @@ func decide(v *Verdict, means []map[bench.Key]float64) {
 			if len(means) > 1 {
 				v.Protected = means[1][k]
 			}
-			if len(means) > 2 {
-				v.Calibrated = means[2][k]
-			}
 			if !math.IsNaN(ratio) {
 				best = ratio
 			}
 		}
-	}
-	// The time the fix is compared with, and how it is named.
-	base, than := v.Original, ""
-	if v.Calibrated > v.Original {
-		base, than = v.Calibrated, " as keeping a value alive without computing it"
 	}
 	// An implausibly fast time decides only when there is no fix to
 	// compare against: when the fix is just as fast, the work is tiny
@@ -309,16 +274,13 @@ func decide(v *Verdict, means []map[bench.Key]float64) {
 		v.Reason = fmt.Sprintf("%.3g ns/op is plausible and the finding has no fix to compare against", v.Original*1e9)
 	case best >= confirmRatio:
 		v.Outcome = Confirmed
-		v.Reason = fmt.Sprintf("with the fix it takes %.1fx as long%s (%.3g ns/op instead of %.3g): the original skipped work", best, than, v.Protected*1e9, base*1e9)
-	case best <= refuteRatio && than != "":
-		v.Outcome = Refuted
-		v.Reason = fmt.Sprintf("with the fix it takes %.2fx as long%s (%.3g ns/op instead of %.3g): what the compiler deletes costs nothing measurable", best, than, v.Protected*1e9, base*1e9)
+		v.Reason = fmt.Sprintf("with the fix it takes %.1fx as long (%.3g ns/op instead of %.3g): the original skipped work", best, v.Protected*1e9, v.Original*1e9)
 	case best <= refuteRatio:
 		v.Outcome = Refuted
 		v.Reason = fmt.Sprintf("with the fix it takes %.2fx as long: the compiler kept the work", best)
 	default:
 		v.Outcome = Undetermined
-		v.Reason = fmt.Sprintf("with the fix it takes %.2fx as long%s, between the %.1fx that refutes and the %.1fx that confirms", best, than, refuteRatio, confirmRatio)
+		v.Reason = fmt.Sprintf("with the fix it takes %.2fx as long, between the %.1fx that refutes and the %.1fx that confirms", best, refuteRatio, confirmRatio)
 	}
 }
 
