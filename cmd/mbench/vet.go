@@ -55,13 +55,11 @@ findings run as written and, where the finding has a fix, with the fix
 applied through go test -overlay (your files are not changed), in one
 interleaved run: a benchmark that gets much slower once its work is
 protected was measuring work that was not done (confirmed); one that does
-not change was not (refuted). A dead result is kept alive by its sink fix,
-and a third build, the sink assigned a copy of itself instead of the
-call, times what keeping a value alive costs: the fix must be much
-slower than that too. A constfold finding on a call whose result is also
-dead is checked with the sink in both builds. Without a fix, only an
-implausibly fast result (under 1 ns/op) can confirm. bnsize and driftstate findings, which
-say that ns/op depends on b.N, run at b.N = 1,000 (or less) and at up to a
+not change was not (refuted). A constfold finding on a call whose result
+is also dead is checked with the dead result's sink in both builds.
+Without a fix, only an implausibly fast result (under 1 ns/op) can
+confirm. bnsize and driftstate findings, which say that ns/op depends on
+b.N, run at b.N = 1,000 (or less) and at up to a
 thousand times that: ns/op at least doubling confirms them (halving, for
 data sorted in every iteration), ns/op within 30% at every b.N run refutes
 them. Other load slows long runs more than short ones, so the check
