@@ -148,22 +148,22 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			fix := loopFix(pass.TypesInfo, body, loop)
 			rewrite := fix != nil
+			file := source.File(pass, body.Body.Pos())
 			for _, f := range check(pass.TypesInfo, pure, fn, body, loop) {
 				d := f.diag
+				sink := sinkFix(pass, file, loop, f.call, f.callee)
 				switch {
-				case rewrite:
+				case !rewrite:
+					// The loop cannot become a b.Loop loop: keep each
+					// result alive instead.
+					d.SuggestedFixes = sink
+				case fix != nil:
 					// The rewrite first (what -fix applies), the sink
 					// as the alternative that keeps the loop as written
 					// (what mbench vet -run keeps a result alive with
 					// when it checks folding).
-					if fix != nil {
-						d.SuggestedFixes = append(fix, sinkFix(pass, source.File(pass, body.Body.Pos()), loop, f.call, f.callee)...)
-					}
+					d.SuggestedFixes = append(fix, sink...)
 					fix = nil // one rewrite per loop
-				default:
-					// The loop cannot become a b.Loop loop: keep each
-					// result alive instead.
-					d.SuggestedFixes = sinkFix(pass, source.File(pass, body.Body.Pos()), loop, f.call, f.callee)
 				}
 				diags = append(diags, d)
 			}
