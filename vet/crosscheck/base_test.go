@@ -1,0 +1,66 @@
+package crosscheck
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckBase checks a constfold finding on a call whose result is also
+// dead: without the dead result's sink in both builds the compiler
+// deletes the call in both, and the folding check refutes a true
+// finding; with it, the check compares a folded constant with the work.
+func TestCheckBase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs benchmarks")
+	}
+	dir := t.TempDir()
+	src := `package fold
+
+import "testing"
+
+func Mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+func BenchmarkMix(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Mix(12345)
+	}
+}
+`
+	file := filepath.Join(dir, "fold_test.go")
+	for name, text := range map[string]string{"go.mod": "module example.com/fold\n\ngo 1.26\n", "fold_test.go": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call, arg, loop, eof := strings.Index(src, "Mix(12345)"), strings.Index(src, "12345"), strings.Index(src, "\tfor i"), len(src)
+	// The edits of constfold's fix (the input through a package-level
+	// variable) and of deadresult's sink fix, as the analyzers make them.
+	inputs := []Edit{{file, arg, arg + len("12345"), "inMix"}, {file, loop, loop, "\tinMix = 12345\n"}, {file, eof, eof, "\nvar inMix uint64\n"}}
+	sink := []Edit{{file, call, call, "sinkMix = "}, {file, eof, eof, "\nvar sinkMix uint64\n"}}
+	verdicts, err := Check(context.Background(), []Finding{
+		{Analyzer: "constfold", File: file, Offset: call, Fix: inputs},
+		{Analyzer: "constfold", File: file, Offset: call, Fix: inputs, Base: sink},
+	}, DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range verdicts {
+		t.Logf("%s: %s (%s)", v.Benchmark, v.Outcome, v.Reason)
+	}
+	if v := verdicts[0]; v.Outcome == Confirmed {
+		t.Errorf("without the sink, folding showed although the call is deleted in both builds: %s", v.Reason)
+	}
+	if v := verdicts[1]; v.Outcome == Refuted || !strings.HasPrefix(v.Reason, "the result kept alive in both builds") {
+		t.Errorf("with the sink in both builds: %s (%s)", v.Outcome, v.Reason)
+	}
+}
