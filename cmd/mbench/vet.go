@@ -56,7 +56,9 @@ applied through go test -overlay (your files are not changed), in one
 interleaved run: a benchmark that gets much slower once its work is
 protected was measuring work that was not done (confirmed); one that does
 not change was not (refuted). A constfold finding on a call whose result
-is also dead is checked with the dead result's sink in both builds.
+is also dead is checked with the dead result's sink in both builds
+(so run deadresult with it: -only constfold alone leaves the call deleted
+on both sides, and the check cannot see the folding).
 Without a fix, only an implausibly fast result (under 1 ns/op) can
 confirm. bnsize and driftstate findings, which say that ns/op depends on
 b.N, run at b.N = 1,000 (or less) and at up to a
