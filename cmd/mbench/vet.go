@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"go/format"
@@ -78,8 +77,13 @@ The default analyzers run inside go vet with the mbench-vet command:
 	go install github.com/mbench/mbench/cmd/mbench-vet
 	go vet -vettool=$(which mbench-vet) ./...
 
+Packages that do not load or type-check (or whose dependencies do not) are
+left out and named on stderr with their first error; the others are vetted
+and reported as usual, and the exit status is then 1.
+
 Exit status is 0 with no findings (or only findings -run refuted; with
--confirmed, none confirmed), 3 with findings, 1 on errors.
+-confirmed, none confirmed), 3 with findings, 1 on errors, including
+packages left out.
 `,
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			jsonOut := fs.Bool("json", false, "print findings as JSON")
@@ -106,7 +110,7 @@ Exit status is 0 with no findings (or only findings -run refuted; with
 						analyzers = append(analyzers, a)
 					}
 				}
-				findings, err := runVet(analyzers, args)
+				findings, notVetted, err := runVet(analyzers, args)
 				if err != nil {
 					return err
 				}
@@ -145,6 +149,11 @@ Exit status is 0 with no findings (or only findings -run refuted; with
 						return err
 					}
 					fmt.Fprintf(e.stderr, "mbench vet: applied %d fixes\n", n)
+				}
+				// Packages that did not load fail the run whatever the others
+				// found: a gate must not pass on code it did not see.
+				if notVetted != nil {
+					return notVetted
 				}
 				// A finding the benchmark's own timings refuted does not fail
 				// the check.
@@ -193,36 +202,42 @@ type edit struct {
 	EndPos     string `json:"end"`
 }
 
-// runVet loads the packages with their tests and runs the analyzers.
-func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, error) {
+// runVet loads the packages with their tests and runs the analyzers. As
+// go vet does, it goes on past packages that do not load or type-check
+// (or whose dependencies do not): it returns the findings of the others,
+// and a *notVettedError naming each package left out with its first error.
+func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, *notVettedError, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var roots []*packages.Package
-	var loadErrs []string
+	bad := new(notVettedError)
 	for _, p := range pkgs {
-		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
-		}
 		// Benchmarks live in test files: the test variants ("p [p.test]",
 		// "p_test") hold them; the plain package and the generated test
 		// main add nothing.
-		if strings.HasSuffix(p.ID, ".test") || (len(pkgs) > 1 && !strings.Contains(p.ID, "[") && !strings.HasSuffix(p.PkgPath, "_test")) {
+		// A package that does not load is left out; its variants share
+		// its errors, so each directory is named once.
+		if strings.HasSuffix(p.ID, ".test") {
+			continue
+		}
+		if len(p.Errors) > 0 {
+			bad.add(strings.TrimSuffix(p.PkgPath, "_test"), loadErr(p.Errors[0]))
+			continue
+		}
+		if len(pkgs) > 1 && !strings.Contains(p.ID, "[") && !strings.HasSuffix(p.PkgPath, "_test") {
 			continue
 		}
 		roots = append(roots, p)
 	}
-	if len(loadErrs) > 0 {
-		return nil, fmt.Errorf("loading packages:\n\t%s", strings.Join(loadErrs, "\n\t"))
-	}
 	graph, err := checker.Analyze(analyzers, roots, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []finding
 	seen := make(map[string]bool)
@@ -231,14 +246,15 @@ func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, error
 			continue
 		}
 		if act.Err != nil {
+			msg := act.Err.Error()
 			if cause := rootCause(act); cause != act {
-				msg := fmt.Sprintf("%s: needs %s, which failed: %v", act, cause, cause.Err)
+				msg = fmt.Sprintf("needs %s, which failed: %v", cause.Package.PkgPath, cause.Err)
 				if errs := cause.Package.Errors; len(errs) > 0 {
 					msg += fmt.Sprintf(" (the first: %v)", errs[0])
 				}
-				return nil, errors.New(msg)
 			}
-			return nil, fmt.Errorf("%s: %v", act, act.Err)
+			bad.add(strings.TrimSuffix(act.Package.PkgPath, "_test"), msg)
+			continue
 		}
 		fset := act.Package.Fset
 		for _, d := range act.Diagnostics {
@@ -274,7 +290,50 @@ func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, error
 		}
 		return strings.Compare(a.Analyzer, b.Analyzer)
 	})
-	return out, nil
+	if len(bad.pkgs) == 0 {
+		bad = nil
+	}
+	return out, bad, nil
+}
+
+// loadErr returns the text of a load error, without the "-" that stands
+// for no position (a directory that does not exist).
+func loadErr(e packages.Error) string {
+	if e.Pos == "" || e.Pos == "-" {
+		return e.Msg
+	}
+	return e.Error()
+}
+
+// A notVettedError lists the packages that could not be vetted, each
+// with the first error that stopped it, in the order they were found.
+type notVettedError struct {
+	pkgs []string
+	why  map[string]string
+}
+
+func (e *notVettedError) add(pkg, why string) {
+	if e.why == nil {
+		e.why = make(map[string]string)
+	}
+	if _, ok := e.why[pkg]; ok {
+		return // another variant of the same package
+	}
+	e.why[pkg] = why
+	e.pkgs = append(e.pkgs, pkg)
+}
+
+func (e *notVettedError) Error() string {
+	var b strings.Builder
+	if len(e.pkgs) == 1 {
+		b.WriteString("1 package not vetted:")
+	} else {
+		fmt.Fprintf(&b, "%d packages not vetted:", len(e.pkgs))
+	}
+	for _, p := range e.pkgs {
+		fmt.Fprintf(&b, "\n\t%s: %s", p, e.why[p])
+	}
+	return b.String()
 }
 
 // crossCheck runs the benchmarks of the findings that claim the compiler

@@ -232,3 +232,44 @@ func TestRootCause(t *testing.T) {
 		t.Errorf("rootCause of a failed action without failed deps = %v, want itself", got)
 	}
 }
+
+// TestVetGoesOn vets a module in which one package does not type-check
+// and another imports it: as go vet does, mbench vet reports the findings
+// of the package that loads, names each package it left out with the
+// error that stopped it, and exits 1.
+func TestVetGoesOn(t *testing.T) {
+	dir := vetModule(t)
+	files := map[string]string{
+		"broken/broken.go":   "package broken\n\nfunc F() int { return \"x\" }\n",
+		"user/user.go":       "package user\n\nimport \"example.com/vetmod/broken\"\n\nfunc G() int { return broken.F() }\n",
+		"user/user_test.go":  "package user\n\nimport \"testing\"\n\nfunc BenchmarkG(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tG()\n\t}\n}\n",
+		"testonly/t.go":      "package testonly\n",
+		"testonly/t_test.go": "package testonly\n\nimport \"testing\"\n\nfunc BenchmarkT(b *testing.B) { undefined() }\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"vet", "./..."}, {"vet", "-json", "./..."}} {
+		var stdout, stderr bytes.Buffer
+		code := mbench(args, &stdout, &stderr)
+		if code != exitError {
+			t.Errorf("%v: exit %d, want 1", args, code)
+		}
+		if !strings.Contains(stdout.String(), "mix_test.go:12:3") {
+			t.Errorf("%v: the finding of the package that loads is missing:\n%s", args, &stdout)
+		}
+		msg := stderr.String()
+		for _, want := range []string{"3 packages not vetted", "example.com/vetmod/broken: ", "broken.go:3:",
+			"example.com/vetmod/user: ", "example.com/vetmod/testonly: ", "t_test.go:5:"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%v: stderr lacks %q:\n%s", args, want, msg)
+			}
+		}
+	}
+}
