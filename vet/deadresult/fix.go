@@ -192,7 +192,15 @@ func leaves(body *ast.BlockStmt) bool {
 // call with several results, the result's position, so that fixes of
 // several findings can be applied together.
 func sinkFix(pass *analysis.Pass, file *ast.File, loop benchfn.Loop, call *ast.CallExpr, callee *types.Func) []analysis.SuggestedFix {
-	results := callee.Signature().Results()
+	// The signature as called: a method of a generic type, or a generic
+	// function, returns the type arguments of the call (Value of
+	// uax29's Iterator[T] returns []byte for an Iterator[[]byte]), not
+	// its type parameters.
+	sig, ok := pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+	if !ok {
+		sig = callee.Signature()
+	}
+	results := sig.Results()
 	if file == nil || results.Len() == 0 {
 		return nil
 	}

@@ -52,6 +52,9 @@ func TypeString(pkg *types.Package, imports map[string]string, t types.Type) (st
 	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
 		return "", false
 	}
+	if typeParam(t, nil) {
+		return "", false // T of a generic function means nothing outside it
+	}
 	writable := true
 	s := types.TypeString(t, func(p *types.Package) string {
 		if p == pkg {
@@ -73,4 +76,53 @@ func Exported(name string) string {
 		return name
 	}
 	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+// typeParam reports whether t is or contains a type parameter. seen
+// guards against recursive named types.
+func typeParam(t types.Type, seen map[*types.Named]bool) bool {
+	switch t := t.(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return typeParam(t.Elem(), seen)
+	case *types.Slice:
+		return typeParam(t.Elem(), seen)
+	case *types.Array:
+		return typeParam(t.Elem(), seen)
+	case *types.Chan:
+		return typeParam(t.Elem(), seen)
+	case *types.Map:
+		return typeParam(t.Key(), seen) || typeParam(t.Elem(), seen)
+	case *types.Tuple:
+		for v := range t.Variables() {
+			if typeParam(v.Type(), seen) {
+				return true
+			}
+		}
+	case *types.Signature:
+		return typeParam(t.Params(), seen) || typeParam(t.Results(), seen)
+	case *types.Struct:
+		for f := range t.Fields() {
+			if typeParam(f.Type(), seen) {
+				return true
+			}
+		}
+	case *types.Named:
+		if seen[t] {
+			return false
+		}
+		if seen == nil {
+			seen = make(map[*types.Named]bool)
+		}
+		seen[t] = true
+		for a := range t.TypeArgs().Types() {
+			if typeParam(a, seen) {
+				return true
+			}
+		}
+	case *types.Alias:
+		return typeParam(types.Unalias(t), seen)
+	}
+	return false
 }

@@ -110,3 +110,12 @@ func BenchmarkTwoResults(b *testing.B) {
 		_, _ = Dur(i)   // want `result of fix.Dur is never used`
 	}
 }
+
+// Generic callees: each sink has the type of the call, not T.
+func BenchmarkGeneric(b *testing.B) {
+	p := Pair[float64]{1, 2}
+	for i := 0; i < b.N; i++ {
+		p.Sum()   // want `result of Pair.Sum is never used`
+		Add(i, 2) // want `result of fix.Add is never used`
+	}
+}
