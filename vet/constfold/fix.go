@@ -61,8 +61,25 @@ func inputFix(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr, calle
 	line := pass.Fset.Position(call.Pos()).Line
 	var assigns, decls strings.Builder
 	var edits []analysis.TextEdit
+	// Each variable has the type of its parameter where the file can
+	// write it, which keeps an alias (os.FileMode, whose constants are
+	// of type io/fs.FileMode, a package the file may not import), else
+	// the type of the argument.
+	params := sig.Params()
 	for i, e := range args {
-		typ, ok := source.TypeString(pass.Pkg, imports, info.TypeOf(e))
+		var param types.Type
+		switch {
+		case sig.Recv() != nil && i == 0:
+			param = sig.Recv().Type()
+		case sig.Recv() != nil:
+			param = params.At(i - 1).Type()
+		default:
+			param = params.At(i).Type()
+		}
+		typ, ok := source.TypeString(pass.Pkg, imports, param)
+		if !ok || types.IsInterface(param) {
+			typ, ok = source.TypeString(pass.Pkg, imports, info.TypeOf(e))
+		}
 		if !ok || !inScope(info, e, visible, anchor.Pos()) {
 			return nil
 		}
@@ -129,16 +146,27 @@ func outerLoopStmt(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr) 
 func inScope(info *types.Info, e ast.Expr, scope *types.Scope, pos token.Pos) bool {
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		// A qualified identifier (os.ModeDir) names a member of an
+		// imported package: it is in scope when the import is.
+		if sel, isSel := n.(*ast.SelectorExpr); isSel {
+			if x, isIdent := sel.X.(*ast.Ident); isIdent {
+				if pkg, isPkg := info.Uses[x].(*types.PkgName); isPkg {
+					_, found := scope.LookupParent(x.Name, pos)
+					ok = found == pkg
+					return false
+				}
+			}
+		}
 		id, isIdent := n.(*ast.Ident)
-		if !isIdent || !ok {
-			return ok
+		if !isIdent {
+			return true
 		}
 		obj := info.Uses[id]
 		if obj == nil {
 			return true // a field or method name of a selector
-		}
-		if _, isPkg := obj.(*types.PkgName); isPkg {
-			return true
 		}
 		if _, found := scope.LookupParent(id.Name, pos); found != obj {
 			ok = false

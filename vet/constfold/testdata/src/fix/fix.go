@@ -1,7 +1,10 @@
 // Package fix is the code under test for constfold's suggested fixes.
 package fix
 
-import "math"
+import (
+	"math"
+	"os"
+)
 
 func Mix(x, y int) int { return x*31 + y }
 
@@ -13,3 +16,6 @@ func Round(v float32) uint16 {
 	bits := math.Float32bits(v)
 	return uint16((bits + 0x7fff + (bits>>16)&1) >> 16)
 }
+
+// Perm takes an os.FileMode, an alias of io/fs.FileMode.
+func Perm(m os.FileMode) int { return int(m&0o777) * 3 }
