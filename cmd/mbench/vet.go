@@ -218,18 +218,17 @@ func runVet(analyzers []*analysis.Analyzer, patterns []string) ([]finding, *notV
 	var roots []*packages.Package
 	bad := new(notVettedError)
 	for _, p := range pkgs {
-		// Benchmarks live in test files: the test variants ("p [p.test]",
-		// "p_test") hold them; the plain package and the generated test
-		// main add nothing.
+		if strings.HasSuffix(p.ID, ".test") {
+			continue // the generated test main
+		}
 		// A package that does not load is left out; its variants share
 		// its errors, so each directory is named once.
-		if strings.HasSuffix(p.ID, ".test") {
-			continue
-		}
 		if len(p.Errors) > 0 {
 			bad.add(strings.TrimSuffix(p.PkgPath, "_test"), loadErr(p.Errors[0]))
 			continue
 		}
+		// Benchmarks live in test files: the test variants ("p [p.test]",
+		// "p_test") hold them; the plain package adds nothing.
 		if len(pkgs) > 1 && !strings.Contains(p.ID, "[") && !strings.HasSuffix(p.PkgPath, "_test") {
 			continue
 		}
@@ -346,11 +345,12 @@ func crossCheck(e *env, findings []finding) error {
 			continue
 		}
 		cf := crosscheck.Finding{Analyzer: f.Analyzer, Category: f.Category, File: f.file, Offset: f.offset, Message: f.Message}
-		if len(f.Fixes) > 0 {
-			cf.Fix = crossEdits(f.Fixes[0])
-		}
-		if f.Analyzer == "constfold" {
-			cf.Base = deadFix(findings, f)
+		for _, fx := range f.Fixes {
+			var edits []crosscheck.Edit
+			for _, ed := range fx.Edits {
+				edits = append(edits, crosscheck.Edit{File: ed.File, Start: ed.Start, End: ed.End, New: ed.New})
+			}
+			cf.Fixes = append(cf.Fixes, edits)
 		}
 		idx = append(idx, i)
 		cfs = append(cfs, cf)
@@ -367,32 +367,6 @@ func crossCheck(e *env, findings []finding) error {
 		findings[idx[i]].Check, findings[idx[i]].Reason = v.Outcome, v.Reason
 	}
 	return err
-}
-
-// deadFix returns the edits of the last fix of a deadresult finding on
-// the same call as the constfold finding cf, if there is one: while the
-// compiler deletes the call, folding its inputs or not makes no
-// difference, so the folding check keeps the result alive in both builds.
-// The last fix is the package-level sink where deadresult offers one: a
-// b.Loop loop costs about half a nanosecond per iteration, as much as the
-// folded work often does, while a sink adds one store.
-func deadFix(findings []finding, cf finding) []crosscheck.Edit {
-	for _, f := range findings {
-		if f.Analyzer != "deadresult" || f.file != cf.file || f.offset != cf.offset || len(f.Fixes) == 0 {
-			continue
-		}
-		return crossEdits(f.Fixes[len(f.Fixes)-1])
-	}
-	return nil
-}
-
-// crossEdits returns the edits of fx for package crosscheck.
-func crossEdits(fx fix) []crosscheck.Edit {
-	var edits []crosscheck.Edit
-	for _, ed := range fx.Edits {
-		edits = append(edits, crosscheck.Edit{File: ed.File, Start: ed.Start, End: ed.End, New: ed.New})
-	}
-	return edits
 }
 
 // rootCause returns the action whose own failure made act fail: the

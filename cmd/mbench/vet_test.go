@@ -203,22 +203,6 @@ func TestVetRunConstfold(t *testing.T) {
 	}
 }
 
-func TestDeadFix(t *testing.T) {
-	sink := fix{Message: "assign the result to a package-level sink", Edits: []edit{{File: "a_test.go", Start: 40, End: 40, New: "sink = "}}}
-	fs := []finding{
-		{Analyzer: "deadresult", file: "a_test.go", offset: 40, Fixes: []fix{sink}},
-		{Analyzer: "constfold", file: "a_test.go", offset: 40},
-		{Analyzer: "constfold", file: "a_test.go", offset: 90},
-		{Analyzer: "deadresult", file: "b_test.go", offset: 90, Fixes: []fix{sink}},
-	}
-	if got := deadFix(fs, fs[1]); len(got) != 1 || got[0].New != "sink = " || got[0].Start != 40 {
-		t.Errorf("deadFix of the constfold finding on a dead call = %+v, want the sink edit", got)
-	}
-	if got := deadFix(fs, fs[2]); got != nil {
-		t.Errorf("deadFix of a constfold finding whose call is used = %+v, want none", got)
-	}
-}
-
 func TestRootCause(t *testing.T) {
 	a := &analysis.Analyzer{Name: "a"}
 	bad := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "bad"}, Err: errors.New("analysis skipped due to errors in package")}

@@ -25,11 +25,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/token"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -73,9 +73,9 @@ func main() {
 	}
 }
 
-func replay(onlyFile string, files []string) error {
+func replay(onlyFile string, outputs []string) error {
 	var all []finding
-	for _, name := range files {
+	for _, name := range outputs {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return err
@@ -93,17 +93,30 @@ func replay(onlyFile string, files []string) error {
 			return err
 		}
 	}
-	// The findings to check, by package directory in order of first
-	// appearance, so that each package builds once.
-	var dirs []string
-	byDir := make(map[string][]crosscheck.Finding)
+	// Every checkable finding, so that a listed constfold finding is
+	// paired with the deadresult finding on its call even when that one
+	// is not listed; then the listed ones by package directory, in order
+	// of first appearance, so that each package builds once.
+	fs := make(files)
+	var cfs []crosscheck.Finding
+	var keep []bool
 	for _, f := range all {
-		if !crosscheck.Checks(f.Analyzer) || (wanted != nil && !listed(wanted, f)) {
+		if !crosscheck.Checks(f.Analyzer) {
 			continue
 		}
-		cf, err := convert(f, all)
+		cf, err := fs.convert(f)
 		if err != nil {
 			return err
+		}
+		cfs = append(cfs, cf)
+		keep = append(keep, wanted == nil || listed(wanted, f))
+	}
+	crosscheck.SetBases(cfs)
+	var dirs []string
+	byDir := make(map[string][]crosscheck.Finding)
+	for i, cf := range cfs {
+		if !keep[i] {
+			continue
 		}
 		dir := filepath.Dir(cf.File)
 		if byDir[dir] == nil {
@@ -121,7 +134,7 @@ func replay(onlyFile string, files []string) error {
 			if v.Outcome == "" {
 				continue // not reached: interrupted
 			}
-			fmt.Printf("%s\t%s\t%s\t%.4g\t%.4g\t%s\n", v.Finding.Analyzer, position(v.Finding), v.Outcome,
+			fmt.Printf("%s\t%s\t%s\t%.4g\t%.4g\t%s\n", v.Finding.Analyzer, fs.position(v.Finding), v.Outcome,
 				v.Original*1e9, v.Protected*1e9, strings.Join(strings.Fields(v.Reason), " "))
 		}
 		if err != nil {
@@ -131,52 +144,55 @@ func replay(onlyFile string, files []string) error {
 	return nil
 }
 
-// convert returns the check of f: its position and the edits of its first
-// fix as byte offsets, and for constfold the dead result's sink.
-func convert(f finding, all []finding) (crosscheck.Finding, error) {
-	file, off, err := offset(f.Pos)
+// convert returns the check of f: its position and the edits of its
+// fixes as byte offsets. Check pairs a constfold finding with the
+// deadresult finding on the same call, as mbench vet -run does.
+func (fs files) convert(f finding) (crosscheck.Finding, error) {
+	file, off, err := fs.offset(f.Pos)
 	if err != nil {
 		return crosscheck.Finding{}, err
 	}
 	cf := crosscheck.Finding{Analyzer: f.Analyzer, Category: f.Category, File: file, Offset: off, Message: f.Message}
-	if len(f.Fixes) > 0 {
-		if cf.Fix, err = edits(f, 0); err != nil {
-			return cf, err
-		}
-	}
-	if f.Analyzer == "constfold" {
-		for _, d := range all {
-			if d.Analyzer == "deadresult" && d.Pos == f.Pos && len(d.Fixes) > 0 {
-				if cf.Base, err = edits(d, len(d.Fixes)-1); err != nil {
-					return cf, err
-				}
-				break
+	for _, fx := range f.Fixes {
+		var edits []crosscheck.Edit
+		for _, e := range fx.Edits {
+			_, start, err := fs.offset(e.Start)
+			if err != nil {
+				return cf, err
 			}
+			_, end, err := fs.offset(e.End)
+			if err != nil {
+				return cf, err
+			}
+			edits = append(edits, crosscheck.Edit{File: e.File, Start: start, End: end, New: e.New})
 		}
+		cf.Fixes = append(cf.Fixes, edits)
 	}
 	return cf, nil
 }
 
-// edits returns the edits of the i'th fix of f.
-func edits(f finding, i int) ([]crosscheck.Edit, error) {
-	var out []crosscheck.Edit
-	for _, e := range f.Fixes[i].Edits {
-		_, start, err := offset(e.Start)
-		if err != nil {
-			return nil, err
-		}
-		_, end, err := offset(e.End)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, crosscheck.Edit{File: e.File, Start: start, End: end, New: e.New})
+// files holds the line tables of the files positions name, each read
+// once.
+type files map[string]*token.File
+
+// lines returns the line table of name.
+func (fs files) lines(name string) (*token.File, error) {
+	if tf, ok := fs[name]; ok {
+		return tf, nil
 	}
-	return out, nil
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	tf := token.NewFileSet().AddFile(name, -1, len(src))
+	tf.SetLinesForContent(src)
+	fs[name] = tf
+	return tf, nil
 }
 
 // offset returns the file and byte offset of a position file:line:col
 // (go/token's form: the column counts bytes from 1).
-func offset(pos string) (string, int, error) {
+func (fs files) offset(pos string) (string, int, error) {
 	i := strings.LastIndexByte(pos, ':')
 	j := strings.LastIndexByte(pos[:max(i, 0)], ':')
 	if j < 0 {
@@ -188,34 +204,27 @@ func offset(pos string) (string, int, error) {
 		return "", 0, fmt.Errorf("position %q: want file:line:col", pos)
 	}
 	file := pos[:j]
-	src, err := os.ReadFile(file)
+	tf, err := fs.lines(file)
 	if err != nil {
 		return "", 0, err
 	}
-	off := 0
-	for l := 1; l < line; l++ {
-		k := bytes.IndexByte(src[off:], '\n')
-		if k < 0 {
-			return "", 0, fmt.Errorf("position %q: the file has %d lines", pos, l)
-		}
-		off += k + 1
+	if line > tf.LineCount() {
+		return "", 0, fmt.Errorf("position %q: the file has %d lines", pos, tf.LineCount())
 	}
-	if off+col-1 > len(src) {
+	off := tf.Offset(tf.LineStart(line)) + col - 1
+	if off > tf.Size() {
 		return "", 0, fmt.Errorf("position %q: past the end of the file", pos)
 	}
-	return file, off + col - 1, nil
+	return file, off, nil
 }
 
 // position returns file:line:col of a check's finding.
-func position(f crosscheck.Finding) string {
-	src, err := os.ReadFile(f.File)
-	if err != nil || f.Offset > len(src) {
+func (fs files) position(f crosscheck.Finding) string {
+	tf, err := fs.lines(f.File)
+	if err != nil || f.Offset > tf.Size() {
 		return fmt.Sprintf("%s:#%d", f.File, f.Offset)
 	}
-	before := src[:f.Offset]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := f.Offset - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return fmt.Sprintf("%s:%d:%d", f.File, line, col)
+	return tf.Position(tf.Pos(f.Offset)).String()
 }
 
 // readList reads -only's file: analyzer<TAB>position per line.

@@ -15,15 +15,16 @@ func TestOffset(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	got, off, err := offset(file + ":4:2")
+	fs := make(files)
+	got, off, err := fs.offset(file + ":4:2")
 	if err != nil || got != file || src[off:off+4] != "g(1)" {
 		t.Errorf("offset(:4:2) = %q, %d, %v; want the offset of g(1)", got, off, err)
 	}
-	if p := position(crosscheck.Finding{File: file, Offset: off}); p != file+":4:2" {
+	if p := fs.position(crosscheck.Finding{File: file, Offset: off}); p != file+":4:2" {
 		t.Errorf("position = %q, want %s:4:2", p, file)
 	}
 	for _, bad := range []string{file + ":9:1", file + ":4", file + ":x:1", file + ":5:40", filepath.Join(dir, "none.go") + ":1:1"} {
-		if _, _, err := offset(bad); err == nil {
+		if _, _, err := fs.offset(bad); err == nil {
 			t.Errorf("offset(%q): no error", bad)
 		}
 	}

@@ -2,8 +2,6 @@ package crosscheck
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,7 +14,6 @@ func TestCheckBase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs benchmarks")
 	}
-	dir := t.TempDir()
 	src := `package fold
 
 import "testing"
@@ -36,20 +33,15 @@ func BenchmarkMix(b *testing.B) {
 	}
 }
 `
-	file := filepath.Join(dir, "fold_test.go")
-	for name, text := range map[string]string{"go.mod": "module example.com/fold\n\ngo 1.26\n", "fold_test.go": src} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	file := writeModule(t, "fold", src)
 	call, arg, loop, eof := strings.Index(src, "Mix(12345)"), strings.Index(src, "12345"), strings.Index(src, "\tfor i"), len(src)
 	// The edits of constfold's fix (the input through a package-level
 	// variable) and of deadresult's sink fix, as the analyzers make them.
 	inputs := []Edit{{file, arg, arg + len("12345"), "inMix"}, {file, loop, loop, "\tinMix = 12345\n"}, {file, eof, eof, "\nvar inMix uint64\n"}}
 	sink := []Edit{{file, call, call, "sinkMix = "}, {file, eof, eof, "\nvar sinkMix uint64\n"}}
 	verdicts, err := Check(context.Background(), []Finding{
-		{Analyzer: "constfold", File: file, Offset: call, Fix: inputs},
-		{Analyzer: "constfold", File: file, Offset: call, Fix: inputs, Base: sink},
+		{Analyzer: "constfold", File: file, Offset: call, Fixes: [][]Edit{inputs}},
+		{Analyzer: "constfold", File: file, Offset: call, Fixes: [][]Edit{inputs}, Base: sink},
 	}, DefaultOptions)
 	if err != nil {
 		t.Fatal(err)

@@ -44,8 +44,8 @@ type Edit struct {
 	New        string
 }
 
-// A Finding is a static finding to check: where it is and, if it has one,
-// the edits of its fix.
+// A Finding is a static finding to check: where it is and the edits of
+// its suggested fixes.
 type Finding struct {
 	Analyzer string
 	// Category is the diagnostic's category: driftstate's "sorted" for
@@ -54,12 +54,45 @@ type Finding struct {
 	File     string
 	Offset   int
 	Message  string
-	Fix      []Edit
-	// Base, if set, are edits both builds get: a constfold finding on a
-	// call whose result is also dead is checked with the dead-result fix
-	// in both, since folding cannot show while the compiler deletes the
-	// call either way.
+	// Fixes are the edits of each suggested fix, in the analyzer's
+	// order. The first is the protected build; deadresult's last is its
+	// package-level sink.
+	Fixes [][]Edit
+	// Base are edits both builds get. SetBases sets it for a constfold
+	// finding on a call that a deadresult finding among those checked
+	// also reports: while the compiler deletes the call, folding cannot
+	// show, so both builds keep the result alive with that finding's
+	// sink (a b.Loop rewrite costs about half a nanosecond per
+	// iteration, as much as the folded work often does; a sink adds one
+	// store).
 	Base []Edit
+}
+
+// fix returns the edits of the first fix, the protected build.
+func (f *Finding) fix() []Edit {
+	if len(f.Fixes) == 0 {
+		return nil
+	}
+	return f.Fixes[0]
+}
+
+// SetBases sets the Base of each constfold finding that has none to the
+// last fix of a deadresult finding at the same place. Check calls it on
+// the findings it is given; a caller that checks only some of its
+// findings calls it on all of them first.
+func SetBases(findings []Finding) {
+	for i := range findings {
+		f := &findings[i]
+		if f.Analyzer != "constfold" || f.Base != nil {
+			continue
+		}
+		for _, d := range findings {
+			if d.Analyzer == "deadresult" && d.File == f.File && d.Offset == f.Offset && len(d.Fixes) > 0 {
+				f.Base = d.Fixes[len(d.Fixes)-1]
+				break
+			}
+		}
+	}
 }
 
 // Outcomes of a check.
@@ -134,6 +167,8 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 		return nil, err
 	}
 	defer os.RemoveAll(cache)
+	findings = slices.Clone(findings)
+	SetBases(findings)
 	verdicts := make([]Verdict, len(findings))
 	for i, f := range findings {
 		v := &verdicts[i]
@@ -176,8 +211,8 @@ func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 		return checkSize(ctx, v, orig[0], opts)
 	}
 	bins := []run.Binary{orig[0]}
-	if len(f.Fix) > 0 {
-		patched, err := applyEdits(f.File, slices.Concat(f.Base, f.Fix), cache, "patched_")
+	if fix := f.fix(); len(fix) > 0 {
+		patched, err := applyEdits(f.File, slices.Concat(f.Base, fix), cache, "patched_")
 		if err != nil {
 			return err
 		}

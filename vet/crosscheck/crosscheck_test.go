@@ -84,3 +84,43 @@ func TestApplyEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestSetBases checks which constfold findings are checked with a dead
+// result's sink in both builds: those on a call a deadresult finding also
+// reports, with that finding's last fix, the sink.
+func TestSetBases(t *testing.T) {
+	rewrite := []Edit{{File: "a_test.go", Start: 10, End: 30, New: "for b.Loop() "}}
+	sink := []Edit{{File: "a_test.go", Start: 40, End: 40, New: "sink = "}}
+	fs := []Finding{
+		{Analyzer: "deadresult", File: "a_test.go", Offset: 40, Fixes: [][]Edit{rewrite, sink}},
+		{Analyzer: "constfold", File: "a_test.go", Offset: 40},
+		{Analyzer: "constfold", File: "a_test.go", Offset: 90},
+		{Analyzer: "deadresult", File: "b_test.go", Offset: 90, Fixes: [][]Edit{sink}},
+	}
+	SetBases(fs)
+	if got := fs[1].Base; len(got) != 1 || got[0].New != "sink = " || got[0].Start != 40 {
+		t.Errorf("Base of the constfold finding on a dead call = %+v, want the sink edit", got)
+	}
+	if got := fs[2].Base; got != nil {
+		t.Errorf("Base of a constfold finding whose call is used = %+v, want none", got)
+	}
+	if fs[0].Base != nil || fs[3].Base != nil {
+		t.Error("a deadresult finding got a Base")
+	}
+}
+
+// writeModule writes a module example.com/NAME of one test file,
+// NAME_test.go holding src, to a new directory and returns the file's
+// path.
+func writeModule(t *testing.T, name, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, name+"_test.go")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/"+name+"\n\ngo 1.26\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}

@@ -2,8 +2,6 @@ package crosscheck
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +16,6 @@ func TestCheckSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs benchmarks")
 	}
-	dir := t.TempDir()
 	src := `package sz
 
 import "testing"
@@ -62,12 +59,7 @@ func BenchmarkSortsSorted(b *testing.B) {
 	}
 }
 `
-	file := filepath.Join(dir, "sz_test.go")
-	for name, text := range map[string]string{"go.mod": "module example.com/sz\n\ngo 1.26\n", "sz_test.go": src} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	file := writeModule(t, "sz", src)
 	at := func(s string) int { return strings.Index(src, s) }
 	findings := []Finding{
 		{Analyzer: "bnsize", File: file, Offset: at("b.N/100+1")},
