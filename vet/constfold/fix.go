@@ -64,20 +64,17 @@ func inputFix(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr, calle
 	// Each variable has the type of its parameter where the file can
 	// write it, which keeps an alias (os.FileMode, whose constants are
 	// of type io/fs.FileMode, a package the file may not import), else
-	// the type of the argument.
-	params := sig.Params()
+	// the type of the argument. The receiver is the first parameter.
+	var params []types.Type
+	if recv := sig.Recv(); recv != nil {
+		params = append(params, recv.Type())
+	}
+	for p := range sig.Params().Variables() {
+		params = append(params, p.Type())
+	}
 	for i, e := range args {
-		var param types.Type
-		switch {
-		case sig.Recv() != nil && i == 0:
-			param = sig.Recv().Type()
-		case sig.Recv() != nil:
-			param = params.At(i - 1).Type()
-		default:
-			param = params.At(i).Type()
-		}
-		typ, ok := source.TypeString(pass.Pkg, imports, param)
-		if !ok || types.IsInterface(param) {
+		typ, ok := source.TypeString(pass.Pkg, imports, params[i])
+		if !ok {
 			typ, ok = source.TypeString(pass.Pkg, imports, info.TypeOf(e))
 		}
 		if !ok || !inScope(info, e, visible, anchor.Pos()) {
