@@ -53,7 +53,7 @@ func TypeString(pkg *types.Package, imports map[string]string, t types.Type) (st
 		return "", false
 	}
 	if typeParam(t, nil) {
-		return "", false // T of a generic function means nothing outside it
+		return "", false // a type parameter (of a generic benchmark helper) has no name at package level
 	}
 	writable := true
 	s := types.TypeString(t, func(p *types.Package) string {
