@@ -57,7 +57,7 @@ export GOWORK=off
 
 mapfile -t modules < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$list" | grep -v '^$')
 vet_flags=${VET_FLAGS:-}
-analyzers=(deadresult constfold timedsetup stoptimer bnsize driftstate)
+analyzers=(deadresult constfold timedsetup stoptimer bnsize driftstate cachehot)
 
 mb="$out/mbench"
 (cd "$repo" && go build -o "$mb" ./cmd/mbench)

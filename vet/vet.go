@@ -10,7 +10,9 @@
 //   - stoptimer: b.StopTimer/b.StartTimer inside the loop;
 //   - bnsize: b.N used as a problem size;
 //   - driftstate: state the loop mutates so that later iterations measure
-//     something else (sorting sorted data, unbounded growth).
+//     something else (sorting sorted data, unbounded growth);
+//   - cachehot (experimental, not in Analyzers): a search for the same key
+//     in every iteration, in a collection the setup filled with many.
 //
 // The analyzers are golang.org/x/tools/go/analysis analyzers: `mbench vet`
 // runs them, `go vet -vettool=$(which mbench-vet)` runs them inside go vet,
@@ -20,6 +22,7 @@ package vet
 
 import (
 	"github.com/mbench/mbench/vet/bnsize"
+	"github.com/mbench/mbench/vet/cachehot"
 	"github.com/mbench/mbench/vet/constfold"
 	"github.com/mbench/mbench/vet/deadresult"
 	"github.com/mbench/mbench/vet/driftstate"
@@ -44,6 +47,7 @@ var Analyzers = []*analysis.Analyzer{
 // to matter depends on sizes and costs it cannot see statically.
 var Experimental = []*analysis.Analyzer{
 	timedsetup.Analyzer,
+	cachehot.Analyzer,
 }
 
 // All are Analyzers and Experimental.

@@ -40,6 +40,8 @@ and, only with -all or -only, the experimental
 
 	timedsetup   setup before a b.N loop, measured by the timer (on modules its
 	             rules were not tuned on, none of its findings held up)
+	cachehot     a search for the same key in every iteration, in a collection
+	             the setup filled with many keys (the cheapest, cache-hot case)
 
 'mbench help vet' and each analyzer's documentation (go doc
 github.com/mbench/mbench/vet/NAME) give the evidence for each. Findings are
@@ -69,7 +71,7 @@ confirmation by it; a quiet machine gives the clearest verdicts.
 
 -confirmed, with -run, prints and counts only the findings that running
 confirmed, for a CI gate that must not fail on a warning the timings do
-not bear out. Findings that -run cannot check (stoptimer, timedsetup) are
+not bear out. Findings that -run cannot check (stoptimer, timedsetup, cachehot) are
 left out with the rest; the number left out is printed on stderr.
 
 The default analyzers run inside go vet with the mbench-vet command:
@@ -89,7 +91,7 @@ packages left out.
 			jsonOut := fs.Bool("json", false, "print findings as JSON")
 			fix := fs.Bool("fix", false, "apply suggested fixes")
 			only := fs.String("only", "", "run only the analyzers in the comma-separated `list` (experimental ones too)")
-			all := fs.Bool("all", false, "also run the experimental analyzers (timedsetup)")
+			all := fs.Bool("all", false, "also run the experimental analyzers (timedsetup, cachehot)")
 			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult, constfold, bnsize and driftstate findings to confirm or refute them")
 			confirmed := fs.Bool("confirmed", false, "with -run, report only the findings that running confirmed")
 			return func(e *env, args []string) error {
