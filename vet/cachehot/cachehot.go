@@ -123,7 +123,6 @@ func (c *checker) check() {
 // mapLookup reports m[k] when m is a filled map and k the same in every
 // iteration.
 func (c *checker) mapLookup(ix *ast.IndexExpr, reported map[*types.Var]bool) {
-	info := c.pass.TypesInfo
 	v := c.outerVar(ix.X)
 	if v == nil || reported[v] {
 		return
@@ -151,7 +150,7 @@ func (c *checker) mapLookup(ix *ast.IndexExpr, reported map[*types.Var]bool) {
 		return
 	}
 	reported[v] = true
-	c.report(ix, v, fill, fmt.Sprintf("%s[%s]", v.Name(), types.ExprString(ix.Index)), info)
+	c.report(ix, v, fill, fmt.Sprintf("%s[%s]", v.Name(), types.ExprString(ix.Index)))
 }
 
 // callLookup reports c.M(k...) and f(xs, k) when the receiver or slice is
@@ -206,7 +205,7 @@ func (c *checker) callLookup(call *ast.CallExpr, reported map[*types.Var]bool) {
 			return
 		}
 		reported[v] = true
-		c.report(call, v, fill, types.ExprString(call), info)
+		c.report(call, v, fill, types.ExprString(call))
 		return
 	}
 	// A function given a filled slice and a key of its element type.
@@ -258,12 +257,12 @@ func (c *checker) callLookup(call *ast.CallExpr, reported map[*types.Var]bool) {
 			continue
 		}
 		reported[v] = true
-		c.report(call, v, fill, types.ExprString(call), info)
+		c.report(call, v, fill, types.ExprString(call))
 		return
 	}
 }
 
-func (c *checker) report(n ast.Node, v *types.Var, fill ast.Stmt, what string, info *types.Info) {
+func (c *checker) report(n ast.Node, v *types.Var, fill ast.Stmt, what string) {
 	line := c.pass.Fset.Position(fill.Pos()).Line
 	c.pass.Report(analysis.Diagnostic{
 		Pos: n.Pos(), End: n.End(),
