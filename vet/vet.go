@@ -45,7 +45,7 @@ var Analyzers = []*analysis.Analyzer{
 // -all): timedsetup was right in 0 of its 14 findings on three corpora of
 // modules its rules had not seen, because whether setup is expensive enough
 // to matter depends on sizes and costs it cannot see statically; cachehot
-// in 7 of the 27 of its first run that were timed (docs/vet-cachehot.md):
+// in 6 of the 27 of its first run that were checked (docs/vet-cachehot.md):
 // in Go maps of hundreds of keys a fixed key hardly changes the time, and
 // many fixed keys are deliberate (a worst case, a miss, a baseline).
 var Experimental = []*analysis.Analyzer{

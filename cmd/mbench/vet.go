@@ -42,7 +42,7 @@ and, only with -all or -only, the experimental
 	             rules were not tuned on, none of its findings held up)
 	cachehot     a search for the same key in every iteration, in a collection
 	             the setup filled with many keys (the cheapest, cache-hot case;
-	             7 of 27 findings held up when timed on unseen modules)
+	             6 of 27 findings held up when checked on unseen modules)
 
 'mbench help vet' and each analyzer's documentation (go doc
 github.com/mbench/mbench/vet/NAME) give the evidence for each. Findings are
