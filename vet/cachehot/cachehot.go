@@ -4,11 +4,11 @@
 package cachehot
 
 import (
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/analysis"
@@ -29,8 +29,9 @@ choice" that "may severely underestimate the typical execution time";
 §11.2 measures it: a binary search for pre-generated pseudorandom items
 took 3.9 times (100 items) to 4.9 times (1.6 million items) as long as
 the search for one fixed item (§4.3). The remedy is his: generate the
-keys before the timer starts and cycle through them in the loop
-(keys[i%len(keys)]).
+keys before the timer starts and cycle through them in the loop (with a
+counter that wraps to 0 at len(keys): the division of keys[i%len(keys)]
+can cost more than a map lookup).
 
 The analyzer reports, in a timed loop (classic b.N or b.Loop), a lookup
 whose every operand is the same in each iteration (constants, variables
@@ -100,6 +101,8 @@ func (c *checker) check() {
 	reported := make(map[*types.Var]bool)
 	lhs := make(map[ast.Expr]bool)
 	ast.Inspect(c.loop.Body, func(n ast.Node) bool {
+		var v *types.Var
+		var fill ast.Stmt
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -111,163 +114,153 @@ func (c *checker) check() {
 			lhs[ast.Unparen(n.X)] = true
 		case *ast.IndexExpr:
 			if !lhs[n] {
-				c.mapLookup(n, reported)
+				v, fill = c.mapLookup(n)
 			}
 		case *ast.CallExpr:
-			c.callLookup(n, reported)
+			v, fill = c.callLookup(n)
+		}
+		if fill != nil && !reported[v] {
+			reported[v] = true
+			line := c.pass.Fset.Position(fill.Pos()).Line
+			c.pass.ReportRangef(n, "%s looks up the same key in every iteration, in %s, which the loop at line %d filled with many: the search takes one path that stays in the CPU caches and the branch predictor, the cheapest case; generate the keys before the timer and cycle through them (a counter that wraps to 0 at len(keys) costs less than i%%len(keys))", types.ExprString(n.(ast.Expr)), v.Name(), line)
 		}
 		return true
 	})
 }
 
-// mapLookup reports m[k] when m is a filled map and k the same in every
-// iteration.
-func (c *checker) mapLookup(ix *ast.IndexExpr, reported map[*types.Var]bool) {
+// mapLookup returns the map of m[k] and its fill loop when m is filled
+// and k the same in every iteration.
+func (c *checker) mapLookup(ix *ast.IndexExpr) (*types.Var, ast.Stmt) {
 	v := c.outerVar(ix.X)
-	if v == nil || reported[v] {
-		return
+	if v == nil || !c.invariant(ix.Index) {
+		return nil, nil
 	}
 	if _, ok := v.Type().Underlying().(*types.Map); !ok {
-		return
+		return nil, nil
 	}
-	if !c.invariant(ix.Index) {
-		return
+	return v, c.fillLoop(v, func(n ast.Node, inFill func(ast.Expr) bool) bool {
+		index, _ := elemWrite(n, c.varOf, v)
+		return index != nil && inFill(index)
+	})
+}
+
+// callLookup returns the receiver or slice of c.M(k...) or f(xs, k) and
+// its fill loop when it is filled and every operand is the same in each
+// iteration.
+func (c *checker) callLookup(call *ast.CallExpr) (*types.Var, ast.Stmt) {
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() == "testing" {
+		return nil, nil
 	}
-	fill := c.fillLoop(v, func(n ast.Node, inFill func(ast.Expr) bool) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 || len(call.Args) == 0 {
+		return nil, nil
+	}
+	for _, a := range call.Args {
+		if !c.invariant(a) {
+			return nil, nil
+		}
+	}
+	if sig.Recv() != nil {
+		return c.methodLookup(call, fn)
+	}
+	return c.sliceLookup(call)
+}
+
+// methodLookup handles c.M(k...): the fill loop calls another method of c
+// for its effect with a varying argument of k's type at k's position.
+func (c *checker) methodLookup(call *ast.CallExpr, fn *types.Func) (*types.Var, ast.Stmt) {
+	info := c.pass.TypesInfo
+	v := c.methodReceiver(call.Fun)
+	if v == nil {
+		return nil, nil
+	}
+	return v, c.fillLoop(v, func(n ast.Node, inFill func(ast.Expr) bool) bool {
+		fc := fillCall(info, n)
+		if fc == nil || c.methodReceiver(fc.Fun) != v || typeutil.Callee(info, fc) == fn {
 			return false
 		}
-		for _, e := range as.Lhs {
-			w, ok := ast.Unparen(e).(*ast.IndexExpr)
-			if ok && c.varOf(w.X) == v && inFill(w.Index) {
+		for i, a := range fc.Args {
+			if i < len(call.Args) && inFill(a) && sameKey(info, a, call.Args[i]) {
 				return true
 			}
 		}
 		return false
 	})
-	if fill == nil {
-		return
-	}
-	reported[v] = true
-	c.report(ix, v, fill, fmt.Sprintf("%s[%s]", v.Name(), types.ExprString(ix.Index)))
 }
 
-// callLookup reports c.M(k...) and f(xs, k) when the receiver or slice is
-// filled and every operand is the same in each iteration.
-func (c *checker) callLookup(call *ast.CallExpr, reported map[*types.Var]bool) {
+// methodReceiver returns the local variable x of the method value x.M,
+// declared outside the timed loop, or nil.
+func (c *checker) methodReceiver(fun ast.Expr) *types.Var {
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s := c.pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+		return nil
+	}
+	return c.outerVar(sel.X)
+}
+
+// sliceLookup handles f(xs, k): a slice xs that the fill loop filled with
+// varying elements, and a key of its element type.
+func (c *checker) sliceLookup(call *ast.CallExpr) (*types.Var, ast.Stmt) {
 	info := c.pass.TypesInfo
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() == "testing" {
-		return
-	}
-	sig := fn.Type().(*types.Signature)
-	for _, a := range call.Args {
-		if !c.invariant(a) {
-			return
-		}
-	}
-	if sig.Recv() != nil {
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return
-		}
-		v := c.outerVar(sel.X)
-		if v == nil || reported[v] || len(call.Args) == 0 {
-			return
-		}
-		if s := info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
-			return
-		}
-		if sig.Results().Len() == 0 {
-			return
-		}
-		fill := c.fillLoop(v, func(n ast.Node, inFill func(ast.Expr) bool) bool {
-			fc := fillCall(info, n)
-			if fc == nil {
-				return false
-			}
-			fsel, ok := ast.Unparen(fc.Fun).(*ast.SelectorExpr)
-			if !ok || c.varOf(fsel.X) != v {
-				return false
-			}
-			if s := info.Selections[fsel]; s == nil || s.Kind() != types.MethodVal || s.Obj() == fn {
-				return false
-			}
-			for i, a := range fc.Args {
-				if i < len(call.Args) && inFill(a) && sameKey(info, a, call.Args[i]) {
-					return true
-				}
-			}
-			return false
-		})
-		if fill == nil {
-			return
-		}
-		reported[v] = true
-		c.report(call, v, fill, types.ExprString(call))
-		return
-	}
-	// A function given a filled slice and a key of its element type.
-	if sig.Results().Len() == 0 {
-		return
-	}
 	for _, a := range call.Args {
 		v := c.outerVar(a)
-		if v == nil || reported[v] {
+		if v == nil {
 			continue
 		}
 		sl, ok := v.Type().Underlying().(*types.Slice)
-		if !ok || isByte(sl.Elem()) {
-			continue
-		}
-		hasKey := false
-		for _, k := range call.Args {
-			if k != a && types.Identical(info.TypeOf(k), sl.Elem()) {
-				hasKey = true
-			}
-		}
-		if !hasKey {
+		if !ok || isByte(sl.Elem()) || !slices.ContainsFunc(call.Args, func(k ast.Expr) bool {
+			return k != a && types.Identical(info.TypeOf(k), sl.Elem())
+		}) {
 			continue
 		}
 		fill := c.fillLoop(v, func(n ast.Node, inFill func(ast.Expr) bool) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok {
-				return false
+			if index, value := elemWrite(n, c.varOf, v); index != nil {
+				return inFill(index) || inFill(value)
 			}
-			for i, e := range as.Lhs {
-				if w, ok := ast.Unparen(e).(*ast.IndexExpr); ok && c.varOf(w.X) == v && len(as.Lhs) == len(as.Rhs) {
-					if inFill(w.Index) || inFill(as.Rhs[i]) {
-						return true
-					}
-				}
-				if c.varOf(e) == v && i < len(as.Rhs) && len(as.Lhs) == len(as.Rhs) {
-					if ap, ok := ast.Unparen(as.Rhs[i]).(*ast.CallExpr); ok && isBuiltin(info, ap.Fun, "append") && len(ap.Args) > 1 {
-						for _, x := range ap.Args[1:] {
-							if inFill(x) {
-								return true
-							}
-						}
-					}
-				}
-			}
-			return false
+			return slices.ContainsFunc(appended(info, n, c.varOf, v), inFill)
 		})
-		if fill == nil {
-			continue
+		if fill != nil {
+			return v, fill
 		}
-		reported[v] = true
-		c.report(call, v, fill, types.ExprString(call))
-		return
 	}
+	return nil, nil
 }
 
-func (c *checker) report(n ast.Node, v *types.Var, fill ast.Stmt, what string) {
-	line := c.pass.Fset.Position(fill.Pos()).Line
-	c.pass.Report(analysis.Diagnostic{
-		Pos: n.Pos(), End: n.End(),
-		Message: fmt.Sprintf("%s looks up the same key in every iteration, in %s, which the loop at line %d filled with many: the search takes one path that stays in the CPU caches and the branch predictor, the cheapest case; generate the keys before the timer and cycle through them (keys[i%%len(keys)])", what, v.Name(), line),
-	})
+// elemWrite returns the index and value of n when n is v[index] = value;
+// otherwise nil, nil.
+func elemWrite(n ast.Node, varOf func(ast.Expr) *types.Var, v *types.Var) (index, value ast.Expr) {
+	as, ok := n.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return nil, nil
+	}
+	for i, e := range as.Lhs {
+		if w, ok := ast.Unparen(e).(*ast.IndexExpr); ok && varOf(w.X) == v {
+			return w.Index, as.Rhs[i]
+		}
+	}
+	return nil, nil
+}
+
+// appended returns the values n appends to v when n is
+// v = append(v, values...); otherwise nil.
+func appended(info *types.Info, n ast.Node, varOf func(ast.Expr) *types.Var, v *types.Var) []ast.Expr {
+	as, ok := n.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return nil
+	}
+	for i, e := range as.Lhs {
+		if varOf(e) != v {
+			continue
+		}
+		if ap, ok := ast.Unparen(as.Rhs[i]).(*ast.CallExpr); ok && builtin(info, ap) == "append" && len(ap.Args) > 1 {
+			return ap.Args[1:]
+		}
+	}
+	return nil
 }
 
 // fillCall returns the call of the statement n if n only calls it for its
@@ -478,7 +471,7 @@ func (c *checker) invariant(e ast.Expr) bool {
 			if tv, found := info.Types[n.Fun]; found && tv.IsType() {
 				return true
 			}
-			if !isBuiltin(info, n.Fun, "len") && !isBuiltin(info, n.Fun, "cap") {
+			if b := builtin(info, n); b != "len" && b != "cap" {
 				ok = false
 			}
 		case *ast.Ident:
@@ -522,13 +515,12 @@ func (c *checker) varOf(e ast.Expr) *types.Var {
 	return v
 }
 
-func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
-	id, ok := ast.Unparen(fun).(*ast.Ident)
-	if !ok {
-		return false
+// builtin returns the name of the builtin function call calls, or "".
+func builtin(info *types.Info, call *ast.CallExpr) string {
+	if b, ok := typeutil.Callee(info, call).(*types.Builtin); ok {
+		return b.Name()
 	}
-	b, ok := info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == name
+	return ""
 }
 
 // assignedIn returns the variables n assigns, increments, declares by
