@@ -52,7 +52,7 @@ func TypeString(pkg *types.Package, imports map[string]string, t types.Type) (st
 	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
 		return "", false
 	}
-	if typeParam(t, nil) {
+	if typeParam(t) {
 		return "", false // a type parameter (of a generic benchmark helper) has no name at package level
 	}
 	writable := true
@@ -78,51 +78,45 @@ func Exported(name string) string {
 	return strings.ToUpper(name[:1]) + name[1:]
 }
 
-// typeParam reports whether t is or contains a type parameter. seen
-// guards against recursive named types.
-func typeParam(t types.Type, seen map[*types.Named]bool) bool {
+// typeParam reports whether t is or contains a type parameter. A named
+// type is looked at through its type arguments only, never its underlying
+// type, so the walk ends on recursive types.
+func typeParam(t types.Type) bool {
 	switch t := t.(type) {
 	case *types.TypeParam:
 		return true
 	case *types.Pointer:
-		return typeParam(t.Elem(), seen)
+		return typeParam(t.Elem())
 	case *types.Slice:
-		return typeParam(t.Elem(), seen)
+		return typeParam(t.Elem())
 	case *types.Array:
-		return typeParam(t.Elem(), seen)
+		return typeParam(t.Elem())
 	case *types.Chan:
-		return typeParam(t.Elem(), seen)
+		return typeParam(t.Elem())
 	case *types.Map:
-		return typeParam(t.Key(), seen) || typeParam(t.Elem(), seen)
+		return typeParam(t.Key()) || typeParam(t.Elem())
 	case *types.Tuple:
 		for v := range t.Variables() {
-			if typeParam(v.Type(), seen) {
+			if typeParam(v.Type()) {
 				return true
 			}
 		}
 	case *types.Signature:
-		return typeParam(t.Params(), seen) || typeParam(t.Results(), seen)
+		return typeParam(t.Params()) || typeParam(t.Results())
 	case *types.Struct:
 		for f := range t.Fields() {
-			if typeParam(f.Type(), seen) {
+			if typeParam(f.Type()) {
 				return true
 			}
 		}
 	case *types.Named:
-		if seen[t] {
-			return false
-		}
-		if seen == nil {
-			seen = make(map[*types.Named]bool)
-		}
-		seen[t] = true
 		for a := range t.TypeArgs().Types() {
-			if typeParam(a, seen) {
+			if typeParam(a) {
 				return true
 			}
 		}
 	case *types.Alias:
-		return typeParam(types.Unalias(t), seen)
+		return typeParam(types.Unalias(t))
 	}
 	return false
 }
