@@ -3,6 +3,7 @@ package a
 import (
 	"bytes"
 	"math/rand"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -30,7 +31,7 @@ func BenchmarkMapSameKey(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		sink += m["k500"] // want `m\["k500"\] looks up the same key in every iteration, in m, which the loop at line 28 filled with many`
+		sink += m["k500"] // want `m\["k500"\] looks up the same key in every iteration, in m, which the loop at line 29 filled with many`
 	}
 }
 
@@ -87,6 +88,27 @@ func BenchmarkBinarySearch(b *testing.B) {
 	}
 	for i := 0; i < b.N; i++ {
 		sink += sort.SearchInts(xs, 1000) // want `sort.SearchInts\(xs, 1000\) looks up the same key`
+	}
+}
+
+func BenchmarkBinarySearchIndexed(b *testing.B) {
+	xs := make([]int, 1<<16)
+	for i := range xs {
+		xs[i] = 3 * i
+	}
+	for b.Loop() {
+		slices.BinarySearch(xs, 300) // want `slices.BinarySearch\(xs, 300\) looks up the same key`
+	}
+}
+
+// A slice written at one place with one value holds nothing to cycle.
+func BenchmarkSliceConstantWrite(b *testing.B) {
+	xs := make([]int, 1000)
+	for i := 0; i < 1000; i++ {
+		xs[0] = 5
+	}
+	for b.Loop() {
+		slices.Index(xs, 5)
 	}
 }
 
