@@ -18,6 +18,8 @@
 #   thirteenth 40 modules in none of the lists above docs/vet-thirteenth.md
 #   fourteenth 40 modules in none of the lists above docs/vet-fourteenth.md
 #   fifteenth 40 modules in none of the lists above docs/vet-fifteenth.md
+#   sixteenth 40 modules in none of the lists above docs/vet-sixteenth.md
+#   seventeenth 90 modules in none of the lists above docs/vet-seventeenth.md
 #
 # It fetches each module from the module proxy into a scratch directory,
 # builds mbench, runs `mbench vet -json ./...` in the module's root, one
