@@ -69,7 +69,15 @@ mb="$out/mbench"
 fetch() {
   local module=$1 version=$2 dir dst
   [ -f "$scratch/go.mod" ] || (cd "$scratch" && go mod init veteval >/dev/null 2>&1)
-  dir=$(cd "$scratch" && GOFLAGS=-mod=mod go mod download -json "$module@$version" | jq -r .Dir)
+  local info
+  info=$(cd "$scratch" && GOFLAGS=-mod=mod go mod download -json "$module@$version" 2>&1) || true
+  dir=$(jq -r '.Dir // empty' <<<"$info" 2>/dev/null) || true
+  if [ -z "$dir" ] || [ ! -d "$dir" ]; then
+    # Not downloadable here (the proxy refuses it, or its go line asks for
+    # a newer toolchain): say why, and vet nothing.
+    echo "not fetched: $( (jq -r '.Error // empty' <<<"$info" 2>/dev/null || true) | head -1)" >&2
+    return 1
+  fi
   dst="$scratch/src/${module//\//_}@$version"
   if [ ! -d "$dst" ]; then
     mkdir -p "$scratch/src"
@@ -104,7 +112,14 @@ for mv in "${modules[@]}"; do
   module=${mv%@*} version=${mv##*@}
   name="${module//\//_}@$version"
   echo "== $module $version" >&2
-  src=$(fetch "$module" "$version")
+  if ! src=$(fetch "$module" "$version" 2> "$out/$name.err"); then
+    cat "$out/$name.err" >&2
+    echo "[]" > "$out/$name.json"
+    printf '| %s | %s | - |' "$module" "$version" >> "$summary"
+    printf ' - |%.0s' "${analyzers[@]}" >> "$summary"
+    printf ' 0 | - | 0 | %s |\n' "$(sed 's/|/\\|/g' "$out/$name.err")" >> "$summary"
+    continue
+  fi
   nbench=$( (grep -rhE '^func Benchmark' --include='*_test.go' "$src" || true) | wc -l)
   t0=$(now)
   rc=0
