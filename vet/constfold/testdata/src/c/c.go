@@ -3,7 +3,9 @@ package c
 
 import (
 	"math"
+	"reflect"
 	"strconv"
+	"testing"
 )
 
 var (
@@ -44,6 +46,22 @@ func Record(x int) int {
 }
 
 func Answer() int { return 42 }
+
+// Equal is an assertion helper: it compares through reflection and reports
+// to the test, so it does not fold.
+func Equal(tb testing.TB, want, got any) {
+	if !reflect.DeepEqual(want, got) {
+		tb.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// Unbox takes an interface and folds.
+func Unbox(x any) int {
+	if v, ok := x.(int); ok {
+		return v + 1
+	}
+	return 0
+}
 
 func Format(x int) string { return strconv.Itoa(x) }
 

@@ -195,6 +195,15 @@ func BenchmarkFeedsWork(b *testing.B) {
 		}
 		Record(flags)
 	}
+	// Boxed into an interface for an assertion helper (vcaesar/tt's
+	// at.Equal(2, Add(1, 1)), 75 ns/op with the inputs constant or not).
+	for i := 0; i < b.N; i++ {
+		Equal(b, 2, Add(1, 1))
+	}
+	// An interface argument of a call that folds is still reported.
+	for i := 0; i < b.N; i++ {
+		sink = Unbox(Mix(1, 2)) // want `all arguments of c.Mix are constants`
+	}
 }
 
 // Nothing to fold: the callee computes nothing.
