@@ -70,12 +70,15 @@ fetch() {
   local module=$1 version=$2 dir dst
   [ -f "$scratch/go.mod" ] || (cd "$scratch" && go mod init veteval >/dev/null 2>&1)
   local info
-  info=$(cd "$scratch" && GOFLAGS=-mod=mod go mod download -json "$module@$version" 2>&1) || true
+  info=$(cd "$scratch" && GOFLAGS=-mod=mod go mod download -json "$module@$version" 2> "$scratch/fetch.err") || true
   dir=$(jq -r '.Dir // empty' <<<"$info" 2>/dev/null) || true
   if [ -z "$dir" ] || [ ! -d "$dir" ]; then
     # Not downloadable here (the proxy refuses it, or its go line asks for
     # a newer toolchain): say why, and vet nothing.
-    echo "not fetched: $( (jq -r '.Error // empty' <<<"$info" 2>/dev/null || true) | head -1)" >&2
+    local why
+    why=$(jq -r '.Error // empty' <<<"$info" 2>/dev/null || true)
+    [ -n "$why" ] || why=$(head -1 "$scratch/fetch.err")
+    echo "not fetched: $(head -1 <<<"$why")" >&2
     return 1
   fi
   dst="$scratch/src/${module//\//_}@$version"
