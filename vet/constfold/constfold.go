@@ -184,11 +184,11 @@ func check(pass *analysis.Pass, pure *purity.Result, fn *ssa.Function, body *ben
 
 // feedsWork reports whether the result of call is used, through
 // conversions (to an interface too), φ-nodes and calls that fold, only as
-// an argument of calls
-// that do not fold (flags = flags.EnableTrySeekUsingNext() before
-// it.SeekPrefixGE(k, k, flags) in cockroachdb/pebble, through an if): calls of
-// impure or dynamic functions, builtins with runtime effects, or pure
-// functions that do not fold. Then the constant is an input the benchmark
+// an argument of calls that do not fold (flags =
+// flags.EnableTrySeekUsingNext() before it.SeekPrefixGE(k, k, flags) in
+// cockroachdb/pebble, through an if; Add(1, 1) boxed for vcaesar/tt's
+// at.Equal): calls of impure or dynamic functions, builtins with runtime
+// effects, or pure functions that do not fold. Then the constant is an input the benchmark
 // prepares for the work it measures, not that work itself
 // (table.recentMiss(0).Store(uint64(stringCacheAdmissionValue(0))) in
 // oschwald/maxminddb-golang: the callee adds one, the benchmark times the
