@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mbench/mbench/vet/internal/benchfn"
+	"github.com/mbench/mbench/vet/internal/source"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -400,7 +401,7 @@ func (c *checker) trips(loop ast.Stmt) (int64, bool) {
 }
 
 func (c *checker) sizeof(t types.Type) int64 {
-	if t == nil || hasTypeParam(t) {
+	if t == nil || source.HasTypeParam(t) {
 		// The size of a type that depends on a type parameter is
 		// unknown until instantiation (and types.Sizes panics on it).
 		return 0
@@ -571,47 +572,4 @@ func setOf(names ...string) map[string]bool {
 		m[n] = true
 	}
 	return m
-}
-
-// hasTypeParam reports whether t depends on a type parameter.
-func hasTypeParam(t types.Type) bool {
-	seen := make(map[types.Type]bool)
-	var walk func(types.Type) bool
-	walk = func(t types.Type) bool {
-		if t == nil || seen[t] {
-			return false
-		}
-		seen[t] = true
-		switch t := t.(type) {
-		case *types.TypeParam:
-			return true
-		case *types.Alias:
-			return walk(types.Unalias(t))
-		case *types.Named:
-			for i := range t.TypeArgs().Len() {
-				if walk(t.TypeArgs().At(i)) {
-					return true
-				}
-			}
-			return t.TypeParams().Len() > 0 && t.TypeArgs().Len() == 0 || walk(t.Underlying())
-		case *types.Pointer:
-			return walk(t.Elem())
-		case *types.Slice:
-			return walk(t.Elem())
-		case *types.Array:
-			return walk(t.Elem())
-		case *types.Chan:
-			return walk(t.Elem())
-		case *types.Map:
-			return walk(t.Key()) || walk(t.Elem())
-		case *types.Struct:
-			for i := range t.NumFields() {
-				if walk(t.Field(i).Type()) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(t)
 }

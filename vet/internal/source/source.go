@@ -52,7 +52,7 @@ func TypeString(pkg *types.Package, imports map[string]string, t types.Type) (st
 	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
 		return "", false
 	}
-	if typeParam(t) {
+	if HasTypeParam(t) {
 		return "", false // a type parameter (of a generic benchmark helper) has no name at package level
 	}
 	writable := true
@@ -78,45 +78,51 @@ func Exported(name string) string {
 	return strings.ToUpper(name[:1]) + name[1:]
 }
 
-// typeParam reports whether t is or contains a type parameter. A named
-// type is looked at through its type arguments only, never its underlying
-// type, so the walk ends on recursive types.
-func typeParam(t types.Type) bool {
-	switch t := t.(type) {
-	case *types.TypeParam:
-		return true
-	case *types.Pointer:
-		return typeParam(t.Elem())
-	case *types.Slice:
-		return typeParam(t.Elem())
-	case *types.Array:
-		return typeParam(t.Elem())
-	case *types.Chan:
-		return typeParam(t.Elem())
-	case *types.Map:
-		return typeParam(t.Key()) || typeParam(t.Elem())
-	case *types.Tuple:
-		for v := range t.Variables() {
-			if typeParam(v.Type()) {
-				return true
+// HasTypeParam reports whether t depends on a type parameter: it is one,
+// holds one, is a generic type not instantiated, or is a named type whose
+// underlying type holds one (a type declared inside a generic function).
+// A type that does is unknown until instantiation: it has no name at
+// package level, and types.Sizes panics on it.
+func HasTypeParam(t types.Type) bool {
+	seen := make(map[types.Type]bool) // recursive named types
+	var walk func(types.Type) bool
+	walk = func(t types.Type) bool {
+		if t == nil || seen[t] {
+			return false
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.TypeParam:
+			return true
+		case *types.Alias:
+			return walk(types.Unalias(t))
+		case *types.Named:
+			for a := range t.TypeArgs().Types() {
+				if walk(a) {
+					return true
+				}
+			}
+			return t.TypeParams().Len() > 0 && t.TypeArgs().Len() == 0 || walk(t.Underlying())
+		case *types.Map:
+			return walk(t.Key()) || walk(t.Elem())
+		case interface{ Elem() types.Type }: // pointer, slice, array, channel
+			return walk(t.Elem())
+		case *types.Tuple:
+			for v := range t.Variables() {
+				if walk(v.Type()) {
+					return true
+				}
+			}
+		case *types.Signature:
+			return walk(t.Params()) || walk(t.Results())
+		case *types.Struct:
+			for f := range t.Fields() {
+				if walk(f.Type()) {
+					return true
+				}
 			}
 		}
-	case *types.Signature:
-		return typeParam(t.Params()) || typeParam(t.Results())
-	case *types.Struct:
-		for f := range t.Fields() {
-			if typeParam(f.Type()) {
-				return true
-			}
-		}
-	case *types.Named:
-		for a := range t.TypeArgs().Types() {
-			if typeParam(a) {
-				return true
-			}
-		}
-	case *types.Alias:
-		return typeParam(types.Unalias(t))
+		return false
 	}
-	return false
+	return walk(t)
 }
