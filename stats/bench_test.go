@@ -47,6 +47,7 @@ func (d benchData) calls(b Bootstrap) []struct {
 		{"BlockRatio/mean", func(s uint64) Interval { return b.BlockRatio(d.y, d.x, StatMean, newRand(s)) }},
 		{"BlockRatio/median", func(s uint64) Interval { return b.BlockRatio(d.y, d.x, StatMedian, newRand(s)) }},
 		{"GeoMeanRatio", func(s uint64) Interval { return b.GeoMeanRatio(d.runs, newRand(s)) }},
+		{"RoundRatio", func(s uint64) Interval { return b.RoundRatio(d.gx, d.gy, newRand(s)) }},
 	}
 }
 

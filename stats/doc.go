@@ -13,6 +13,10 @@
 //   - BlockRatio is for one process's sequence whose iterations are
 //     dependent; it cannot see variance between processes.
 //   - GeoMeanRatio and Winsorize are paper 001 §3's duet analysis.
+//   - RoundRatio is the ratio of two versions measured in interleaved
+//     rounds, one process of each per round (RMIT, paper 003), and
+//     Sequence spends an error rate over the looks of a comparison that
+//     stops when its verdict is decided.
 //   - KDE and KLSimilarity are paper 000's KLD criterion as its authors'
 //     code computes it.
 //   - Expand widens a percentile interval that rests on few units (forks,
