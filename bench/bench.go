@@ -94,12 +94,19 @@ func ParsePhase(s string) (Phase, error) {
 	return 0, fmt.Errorf("unknown phase %q (want measure or warmup)", s)
 }
 
-// A Coord places a measurement in the experiment: on which instance (machine),
-// in which suite run, in which fork (process), which iteration of that fork,
-// and in which phase. Results read from `go test -bench` output have zero
-// coordinates except Iteration, which counts results of one benchmark in
-// input order.
+// A Coord places a measurement in the experiment: which version of the code
+// was measured, on which instance (machine), in which suite run, in which
+// fork (process), which iteration of that fork, and in which phase. Results
+// read from `go test -bench` output have zero coordinates except Iteration,
+// which counts results of one benchmark in input order.
 type Coord struct {
+	// Version labels the version of the code measured ("old", "new", a
+	// commit) when one run measures several versions side by side, as an
+	// A/B session or `mbench run old=old.test new=new.test` does, so that
+	// the versions' measurements of one benchmark stay apart. It is ""
+	// when a run measures a single version, which the run's own Label
+	// then names.
+	Version   string
 	Instance  string
 	SuiteRun  int
 	Fork      int
@@ -109,7 +116,11 @@ type Coord struct {
 
 // ForkID identifies the process a measurement came from. Measurements with
 // equal ForkIDs share a process and are not independent of each other.
+// The version is part of it because two versions are two test binaries:
+// forks of different versions never share a process, even when their
+// suite run and fork numbers are equal.
 type ForkID struct {
+	Version  string
 	Instance string
 	SuiteRun int
 	Fork     int
@@ -117,7 +128,7 @@ type ForkID struct {
 
 // ForkID returns the fork part of c.
 func (c Coord) ForkID() ForkID {
-	return ForkID{c.Instance, c.SuiteRun, c.Fork}
+	return ForkID{c.Version, c.Instance, c.SuiteRun, c.Fork}
 }
 
 // A Value is one metric of a measurement.
@@ -229,7 +240,7 @@ func DefaultBetter(unit string) int {
 	return 0
 }
 
-// Units returns the distinct tidy units of the run's measurements, in order
+// UnitsUsed returns the distinct tidy units of the run's measurements, in order
 // of first appearance.
 func (r *Run) UnitsUsed() []string {
 	var units []string
@@ -256,4 +267,43 @@ func (r *Run) Keys() []Key {
 	}
 	slices.SortFunc(keys, Key.Compare)
 	return keys
+}
+
+// Versions returns the distinct versions (Coord.Version) of the run's
+// measurements in order of first appearance: one "" for a run of a single
+// version, the labels of the versions for a run that measured several side
+// by side. Analyses that compare benchmarks by key take one version at a
+// time (see Version), since the same benchmark of two versions is two
+// different things measured.
+func (r *Run) Versions() []string {
+	var versions []string
+	for i := range r.Measurements {
+		if v := r.Measurements[i].Coord.Version; !slices.Contains(versions, v) {
+			versions = append(versions, v)
+		}
+	}
+	return versions
+}
+
+// Version returns the part of r that measured version v: a Run with r's
+// metadata, Label set to v (or left as r's when v is "", the version of a
+// run that measured one), and the measurements whose Coord.Version is v,
+// in their order. The result shares r's Settings, Units and measurement
+// values, so treat them as read-only; its Measurements slice is its own.
+// It has no measurements when v is not among r.Versions().
+//
+// Labelling the part by its version lets a run that measured old and new
+// be compared as two runs, "old" against "new".
+func (r *Run) Version(v string) *Run {
+	out := *r
+	if v != "" {
+		out.Label = v
+	}
+	out.Measurements = nil
+	for i := range r.Measurements {
+		if r.Measurements[i].Coord.Version == v {
+			out.Measurements = append(out.Measurements, r.Measurements[i])
+		}
+	}
+	return &out
 }

@@ -1,0 +1,108 @@
+package bench
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// abRun is a run that measured two versions of one benchmark interleaved,
+// round by round, as an A/B session does: the same key, suite runs and fork
+// numbers for both, told apart only by Coord.Version.
+func abRun() *Run {
+	run := sampleRun()
+	run.Settings = map[string]string{"mode": "ab"}
+	var ms []Measurement
+	for _, m := range run.Measurements {
+		for _, v := range []string{"old", "new"} {
+			m := m
+			m.Coord.Version = v
+			m.Values = slices.Clone(m.Values)
+			if v == "new" {
+				m.Values[0].Value *= 1.1
+				m.Values[0].OrigValue *= 1.1
+			}
+			ms = append(ms, m)
+		}
+	}
+	run.Measurements = ms
+	return run
+}
+
+func TestForkIDHasVersion(t *testing.T) {
+	c := Coord{Version: "old", Instance: "ci-7", SuiteRun: 1, Fork: 2, Iteration: 3, Phase: Warmup}
+	d := c
+	d.Version, d.Iteration = "new", 0
+	if c.ForkID() == d.ForkID() {
+		t.Errorf("forks of versions old and new with equal numbers share ForkID %+v", c.ForkID())
+	}
+	d.Version = "old"
+	if c.ForkID() != d.ForkID() {
+		t.Errorf("iterations of one fork have ForkIDs %+v and %+v", c.ForkID(), d.ForkID())
+	}
+}
+
+// TestSamplesKeepVersionsApart checks that the forks of two versions with
+// equal fork numbers are not merged into one fork.
+func TestSamplesKeepVersionsApart(t *testing.T) {
+	run := abRun()
+	s := run.Samples("sec/op")[run.Measurements[0].Key]
+	if s == nil || len(s.Forks) != 4 {
+		t.Fatalf("got %d forks, want 2 per version: %+v", len(s.Forks), s)
+	}
+	for i, f := range s.Forks {
+		if len(f) != 2 {
+			t.Errorf("fork %+v has %d measurement iterations, want 2", s.IDs[i], len(f))
+		}
+	}
+}
+
+func TestVersions(t *testing.T) {
+	run := abRun()
+	if got, want := run.Versions(), []string{"old", "new"}; !slices.Equal(got, want) {
+		t.Errorf("Versions() = %q, want %q", got, want)
+	}
+	if got := sampleRun().Versions(); !slices.Equal(got, []string{""}) {
+		t.Errorf("Versions() of a run of one version = %q, want [\"\"]", got)
+	}
+	if got := new(Run).Versions(); got != nil {
+		t.Errorf("Versions() of an empty run = %q, want none", got)
+	}
+
+	total := 0
+	for _, v := range run.Versions() {
+		part := run.Version(v)
+		if part.Label != v {
+			t.Errorf("Version(%q).Label = %q", v, part.Label)
+		}
+		if part.ID != run.ID || part.Commit != run.Commit || !reflect.DeepEqual(part.Settings, run.Settings) || !reflect.DeepEqual(part.Units, run.Units) {
+			t.Errorf("Version(%q) lost the run's metadata: %+v", v, part)
+		}
+		if len(part.Measurements) != 6 {
+			t.Errorf("Version(%q) has %d measurements, want 6", v, len(part.Measurements))
+		}
+		var want []Measurement
+		for _, m := range run.Measurements {
+			if m.Coord.Version == v {
+				want = append(want, m)
+			}
+		}
+		if !reflect.DeepEqual(part.Measurements, want) {
+			t.Errorf("Version(%q) measurements are not the version's, in order", v)
+		}
+		total += len(part.Measurements)
+	}
+	if total != len(run.Measurements) {
+		t.Errorf("the versions hold %d of %d measurements", total, len(run.Measurements))
+	}
+	if n := len(run.Version("other").Measurements); n != 0 {
+		t.Errorf("Version of an unknown label has %d measurements", n)
+	}
+	if len(run.Measurements) != 12 || run.Label != "main" {
+		t.Errorf("Version changed the run it split: label %q, %d measurements", run.Label, len(run.Measurements))
+	}
+	one := sampleRun()
+	if part := one.Version(""); part.Label != "main" || len(part.Measurements) != len(one.Measurements) {
+		t.Errorf("Version(\"\") of a run of one version: label %q, %d of %d measurements", part.Label, len(part.Measurements), len(one.Measurements))
+	}
+}
