@@ -182,11 +182,13 @@ func MinSamples(alpha float64) int {
 // be answered (unknown metric, no benchmark in common); limits of the data
 // are in Result.Warnings and Row.Note.
 func Compare(old, new *bench.Run, opts Options) (*Result, error) {
-	if opts.Alpha <= 0 || opts.Alpha >= 1 {
+	// The conditions are negated so that NaN, which fails every
+	// comparison, is rejected too.
+	if !(opts.Alpha > 0 && opts.Alpha < 1) {
 		return nil, fmt.Errorf("alpha %v is not between 0 and 1", opts.Alpha)
 	}
-	if opts.Threshold < 0 {
-		return nil, fmt.Errorf("threshold %v is negative", opts.Threshold)
+	if !(opts.Threshold >= 0) || math.IsInf(opts.Threshold, 0) {
+		return nil, fmt.Errorf("threshold %v is not a finite non-negative fraction", opts.Threshold)
 	}
 	if opts.Replicates < 100 {
 		return nil, fmt.Errorf("%d bootstrap replicates are too few (want at least 100)", opts.Replicates)

@@ -190,7 +190,11 @@ func TestErrors(t *testing.T) {
 	}{
 		{func(o *Options) { o.Metric = "B/op" }, "metric B/op is not in either input; the inputs have: [sec/op]"},
 		{func(o *Options) { o.Alpha = 0 }, "alpha"},
+		{func(o *Options) { o.Alpha = math.NaN() }, "alpha"},
+		{func(o *Options) { o.Alpha = 1 }, "alpha"},
 		{func(o *Options) { o.Threshold = -1 }, "threshold"},
+		{func(o *Options) { o.Threshold = math.Inf(1) }, "threshold"},
+		{func(o *Options) { o.Threshold = math.NaN() }, "threshold"},
 		{func(o *Options) { o.Replicates = 10 }, "replicates"},
 	} {
 		opts := DefaultOptions

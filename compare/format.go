@@ -207,8 +207,8 @@ type jsonResult struct {
 	Metric    string    `json:"metric"`
 	Better    int       `json:"better"`
 	Stat      string    `json:"stat"`
-	Level     float64   `json:"level"`
-	Threshold float64   `json:"threshold"`
+	Level     number    `json:"level"`
+	Threshold number    `json:"threshold"`
 	Rows      []jsonRow `json:"rows"`
 	OnlyOld   []jsonKey `json:"only_old"`
 	OnlyNew   []jsonKey `json:"only_new"`
@@ -223,35 +223,41 @@ type jsonKey struct {
 }
 
 type jsonSide struct {
-	Center float64 `json:"center"`
-	N      int     `json:"n"`
-	Forks  int     `json:"forks"`
+	Center number `json:"center"`
+	N      int    `json:"n"`
+	Forks  int    `json:"forks"`
 }
 
 type jsonRow struct {
 	jsonKey
 	Old     jsonSide `json:"old"`
 	New     jsonSide `json:"new"`
-	Ratio   float64  `json:"ratio"`
-	Lo      *float64 `json:"lo"`
-	Hi      *float64 `json:"hi"`
+	Ratio   number   `json:"ratio"`
+	Lo      number   `json:"lo"`
+	Hi      number   `json:"hi"`
 	Method  string   `json:"method"`
 	Verdict string   `json:"verdict"`
 	Note    string   `json:"note,omitempty"`
 }
 
 type jsonGeo struct {
-	Old   float64 `json:"old"`
-	New   float64 `json:"new"`
-	Ratio float64 `json:"ratio"`
-	N     int     `json:"n"`
+	Old   number `json:"old"`
+	New   number `json:"new"`
+	Ratio number `json:"ratio"`
+	N     int    `json:"n"`
 }
 
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
+// A number is a float64 that encodes NaN and infinities as null. JSON has
+// no spelling for them, yet comparisons produce them: a ratio from 0 to 1
+// allocation is +Inf, a row without an interval has NaN bounds.
+type number float64
+
+func (v number) MarshalJSON() ([]byte, error) {
+	f := float64(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
 	}
-	return &v
+	return json.Marshal(f)
 }
 
 func keysJSON(keys []bench.Key) []jsonKey {
@@ -265,7 +271,7 @@ func keysJSON(keys []bench.Key) []jsonKey {
 func (r *Result) writeJSON(w io.Writer) error {
 	jr := jsonResult{
 		Old: r.OldLabel, New: r.NewLabel, Metric: r.Metric, Better: r.Better, Stat: r.Stat.String(),
-		Level: r.Level, Threshold: r.Threshold,
+		Level: number(r.Level), Threshold: number(r.Threshold),
 		OnlyOld: keysJSON(r.OnlyOld), OnlyNew: keysJSON(r.OnlyNew), Warnings: r.Warnings,
 		Rows: make([]jsonRow, 0, len(r.Rows)),
 	}
@@ -275,13 +281,14 @@ func (r *Result) writeJSON(w io.Writer) error {
 	for _, row := range r.Rows {
 		jr.Rows = append(jr.Rows, jsonRow{
 			jsonKey: jsonKey{row.Key.Package, row.Key.Name, row.Key.Procs},
-			Old:     jsonSide(row.Old), New: jsonSide(row.New),
-			Ratio: row.Ratio.Center, Lo: finite(row.Ratio.Lo), Hi: finite(row.Ratio.Hi),
+			Old:     jsonSide{number(row.Old.Center), row.Old.N, row.Old.Forks},
+			New:     jsonSide{number(row.New.Center), row.New.N, row.New.Forks},
+			Ratio:   number(row.Ratio.Center), Lo: number(row.Ratio.Lo), Hi: number(row.Ratio.Hi),
 			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Note: row.Note,
 		})
 	}
 	if r.Geomean.N > 1 {
-		jr.Geomean = &jsonGeo{r.Geomean.Old, r.Geomean.New, r.Geomean.Ratio, r.Geomean.N}
+		jr.Geomean = &jsonGeo{number(r.Geomean.Old), number(r.Geomean.New), number(r.Geomean.Ratio), r.Geomean.N}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

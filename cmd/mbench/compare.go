@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"math"
 	"slices"
 	"strings"
 
@@ -60,14 +61,8 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				if !slices.Contains(compare.Formats, compare.Format(*format)) {
 					return usagef("-format %q: want one of %v", *format, compare.Formats)
 				}
-				if opts.Alpha <= 0 || opts.Alpha >= 1 {
-					return usagef("-alpha %v: want a number between 0 and 1, e.g. 0.01", opts.Alpha)
-				}
-				if opts.Threshold < 0 {
-					return usagef("-threshold %v: want a non-negative fraction, e.g. 0.03", opts.Threshold)
-				}
-				if opts.Replicates < 100 {
-					return usagef("-reps %d: want at least 100", opts.Replicates)
+				if err := checkCompareFlags(opts); err != nil {
+					return err
 				}
 				runs, err := loadInputs(e, *db, args)
 				if err != nil {
@@ -96,4 +91,20 @@ func regressionErrorOf(regs []compare.Row) error {
 		names = append(names, r.Key.String())
 	}
 	return &regressionError{n: len(regs), names: strings.Join(names, ", ")}
+}
+
+// checkCompareFlags checks the flags every command binds into
+// compare.Options, naming the flag at fault. The comparisons are written as
+// "not inside the valid range" so that NaN, which fails every comparison,
+// is rejected too; an infinite threshold would silently turn off -fail.
+func checkCompareFlags(o compare.Options) error {
+	switch {
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return usagef("-alpha %v: want a number between 0 and 1, e.g. 0.01", o.Alpha)
+	case !(o.Threshold >= 0) || math.IsInf(o.Threshold, 0):
+		return usagef("-threshold %v: want a finite non-negative fraction, e.g. 0.03", o.Threshold)
+	case o.Replicates < 100:
+		return usagef("-reps %d: want at least 100", o.Replicates)
+	}
+	return nil
 }

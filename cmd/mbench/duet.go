@@ -163,6 +163,11 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 			modes++
 		}
 	}
+	// The analysis flags are checked before anything runs, not by
+	// compare.Compare after the duet.
+	if err := checkCompareFlags(f.opts); err != nil {
+		return err
+	}
 	switch {
 	case modes != 1:
 		return usagef("give the old version once: -old REV, -old-bin FILE (with -new-bin), or -cmd-old CMD (with -cmd-new)")
@@ -176,10 +181,6 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 		return usagef("-iter %v: want a positive duration", f.iter)
 	case !slices.Contains(compare.Formats, compare.Format(f.format)):
 		return usagef("-format %q: want one of %v", f.format, compare.Formats)
-	case f.opts.Alpha <= 0 || f.opts.Alpha >= 1:
-		return usagef("-alpha %v: want a number between 0 and 1, e.g. 0.01", f.opts.Alpha)
-	case f.opts.Replicates < 100:
-		return usagef("-reps %d: want at least 100", f.opts.Replicates)
 	case f.metricRE != "" && f.cmdOld == "":
 		return usagef("-metric-re applies to -cmd-old and -cmd-new")
 	}

@@ -49,6 +49,9 @@ func TestDuetCommands(t *testing.T) {
 		{"-aa", "-cmd-old", "true", "-runs", "1"},      // too few runs
 		{"-aa", "-cmd-old", "true", "-cpus", "0"},      // one CPU
 		{"-aa", "-cmd-old", "true", "-metric-re", "x"}, // no submatch
+		{"-aa", "-cmd-old", "true", "-alpha", "NaN"},
+		{"-aa", "-cmd-old", "true", "-threshold", "Inf"},
+		{"-aa", "-cmd-old", "true", "-threshold", "NaN"},
 	} {
 		if code, _, errOut := call(bad...); code != exitUsage {
 			t.Errorf("%q: exit %d, want %d\n%s", bad, code, exitUsage, errOut)
