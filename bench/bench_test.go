@@ -326,7 +326,10 @@ func FuzzReadBenchfmt(f *testing.F) {
 func FuzzReadJSON(f *testing.F) {
 	var buf bytes.Buffer
 	WriteJSON(&buf, sampleRun())
-	f.Add(buf.Bytes())
+	f.Add(bytes.Clone(buf.Bytes()))
+	buf.Reset()
+	WriteJSON(&buf, abRun())
+	f.Add(bytes.Clone(buf.Bytes()))
 	f.Add([]byte("{\"type\":\"measurement\",\"name\":\"X\",\"n\":1,\"phase\":\"measure\",\"values\":[{\"value\":1,\"unit\":\"sec/op\"}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, _, err := ReadJSON(bytes.NewReader(data), "fuzz")

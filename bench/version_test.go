@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -104,5 +106,31 @@ func TestVersions(t *testing.T) {
 	one := sampleRun()
 	if part := one.Version(""); part.Label != "main" || len(part.Measurements) != len(one.Measurements) {
 		t.Errorf("Version(\"\") of a run of one version: label %q, %d of %d measurements", part.Label, len(part.Measurements), len(one.Measurements))
+	}
+}
+
+func TestJSONVersion(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, sampleRun()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), `"version"`) {
+		t.Errorf("a run of one version writes a version field:\n%s", &buf)
+	}
+
+	run := abRun()
+	buf.Reset()
+	if err := WriteJSON(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), `"version":"new"`); n != 6 {
+		t.Errorf("%d records carry version new, want 6:\n%s", n, &buf)
+	}
+	got, warnings, err := Read(&buf, "ab.json")
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("read back: %v %v", err, warnings)
+	}
+	if !reflect.DeepEqual(got, run) {
+		t.Errorf("JSON round trip of an A/B run differs:\n got %+v\nwant %+v", got, run)
 	}
 }
