@@ -38,8 +38,10 @@ var cliCases = []struct {
 	{"compare-bad-format", "compare -format xml testdata/old.txt testdata/new.txt", exitUsage},
 	{"compare-bad-alpha", "compare -alpha 2 testdata/old.txt testdata/new.txt", exitUsage},
 	{"compare-bad-stat", "compare -stat mode testdata/old.txt testdata/new.txt", exitUsage},
+	{"run-duplicate-label", "run x=testdata/a.test x=testdata/b.test", exitUsage},
 	{"help", "help", exitOK},
 	{"help-compare", "help compare", exitOK},
+	{"help-run", "help run", exitOK},
 	{"no-args", "", exitUsage},
 	{"unknown-command", "frobnicate", exitUsage},
 }
