@@ -284,6 +284,27 @@ func TestBenchstatReads(t *testing.T) {
 	if !strings.Contains(out, "1.502µ") {
 		t.Errorf("benchstat output lacks the expected centre 1.502µ:\n%s", out)
 	}
+
+	// A run of two versions in one file: -col version compares them.
+	ab := filepath.Join(dir, "ab.txt")
+	f, _ = os.Create(ab)
+	if err := WriteBenchfmt(f, abRun(), BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cmd = exec.Command(exe, "-col", "version", ab)
+	stdout.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("benchstat -col version: %v\n%s", err, &stderr)
+	}
+	out = stdout.String()
+	// sec/op: old 1.502µ, new 1.652µ (150 ns more), +9.99%.
+	for _, want := range []string{"old", "new", "1.502µ", "1.652µ", "+9.99%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("benchstat -col version output lacks %q:\n%s", want, out)
+		}
+	}
 }
 
 func FuzzReadBenchfmt(f *testing.F) {
@@ -296,7 +317,10 @@ func FuzzReadBenchfmt(f *testing.F) {
 	}
 	var buf bytes.Buffer
 	WriteBenchfmt(&buf, sampleRun(), BenchfmtOptions{Warmup: true})
-	f.Add(buf.Bytes())
+	f.Add(bytes.Clone(buf.Bytes()))
+	buf.Reset()
+	WriteBenchfmt(&buf, abRun(), BenchfmtOptions{Warmup: true})
+	f.Add(bytes.Clone(buf.Bytes()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, warnings, err := ReadBenchfmt(bytes.NewReader(data), "fuzz")
 		if err != nil {
@@ -326,7 +350,10 @@ func FuzzReadBenchfmt(f *testing.F) {
 func FuzzReadJSON(f *testing.F) {
 	var buf bytes.Buffer
 	WriteJSON(&buf, sampleRun())
-	f.Add(buf.Bytes())
+	f.Add(bytes.Clone(buf.Bytes()))
+	buf.Reset()
+	WriteJSON(&buf, abRun())
+	f.Add(bytes.Clone(buf.Bytes()))
 	f.Add([]byte("{\"type\":\"measurement\",\"name\":\"X\",\"n\":1,\"phase\":\"measure\",\"values\":[{\"value\":1,\"unit\":\"sec/op\"}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, _, err := ReadJSON(bytes.NewReader(data), "fuzz")

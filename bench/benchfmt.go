@@ -19,12 +19,22 @@ import (
 // results (a configuration key must begin with a lower-case letter), so
 // benchstat reads these files unchanged. Coordinates are not written as
 // configuration keys on purpose: benchstat splits its tables by every file
-// configuration key whose value varies.
+// configuration key whose value varies. The version is the exception (see
+// versionKey).
 const annotationPrefix = "#mbench "
+
+// versionKey is the configuration key that carries Coord.Version. Unlike the
+// other coordinates, which are the repetition structure of one measurement
+// (benchstat must pool their values), the version is what a comparison
+// compares: written as a configuration key it lets `benchstat -col version`
+// put the versions of one file side by side. Results without a version have
+// no such key, so files of runs of one version read as before.
+const versionKey = "version"
 
 // annotation is the JSON payload of a "#mbench coord" line. It applies to
 // the results that follow it, until the next one.
 type annotation struct {
+	Version  string `json:"version,omitzero"`
 	Instance string `json:"instance,omitzero"`
 	SuiteRun int    `json:"suite,omitzero"`
 	Fork     int    `json:"fork,omitzero"`
@@ -118,7 +128,13 @@ func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err err
 				continue
 			}
 			prevConfig = m.Config
-			m.Coord = Coord{Instance: cur.Instance, SuiteRun: cur.SuiteRun, Fork: cur.Fork, Phase: phase}
+			// The configuration key is what benchstat sees, so it
+			// wins over the annotation; both agree in what mbench wrote.
+			version := m.Coord.Version
+			if version == "" {
+				version = cur.Version
+			}
+			m.Coord = Coord{Version: version, Instance: cur.Instance, SuiteRun: cur.SuiteRun, Fork: cur.Fork, Phase: phase}
 			ik := iterKey{m.Key, m.Coord.ForkID()}
 			m.Coord.Iteration = iterations[ik]
 			iterations[ik]++
@@ -140,12 +156,15 @@ type iterKey struct {
 }
 
 // FromBenchfmt converts one result of golang.org/x/perf/benchfmt to a
-// measurement without coordinates, reusing prev as its configuration when it
-// is unchanged. It rejects non-positive iteration counts and non-finite
-// values.
+// measurement, reusing prev as its configuration when it is unchanged. Its
+// coordinates are zero but for the version, which the "version"
+// configuration key gives (and which is therefore not in the configuration,
+// as "pkg", which gives the key's package, is not). It rejects non-positive
+// iteration counts and non-finite values.
 func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 	var m Measurement
 	m.Key.Package = rec.GetConfig("pkg")
+	m.Coord.Version = rec.GetConfig(versionKey)
 	base, parts := rec.Name.Parts()
 	name := string(base)
 	for _, p := range parts {
@@ -174,7 +193,7 @@ func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 	}
 	n := 0
 	for _, c := range rec.Config {
-		if c.File && c.Key != "pkg" {
+		if inConfig(c) {
 			n++
 		}
 	}
@@ -182,7 +201,7 @@ func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 	if same {
 		i := 0
 		for _, c := range rec.Config {
-			if !c.File || c.Key == "pkg" {
+			if !inConfig(c) {
 				continue
 			}
 			if prev[i].Key != c.Key || prev[i].Value != string(c.Value) {
@@ -198,11 +217,17 @@ func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 	}
 	m.Config = make([]Config, 0, n)
 	for _, c := range rec.Config {
-		if c.File && c.Key != "pkg" {
+		if inConfig(c) {
 			m.Config = append(m.Config, Config{c.Key, string(c.Value)})
 		}
 	}
 	return m, nil
+}
+
+// inConfig reports whether c belongs in Measurement.Config: a file
+// configuration key other than those the key and coordinates hold.
+func inConfig(c benchfmt.Config) bool {
+	return c.File && c.Key != "pkg" && c.Key != versionKey
 }
 
 // noteRunConfig fills the run's platform fields from the first measurement
@@ -237,7 +262,9 @@ type BenchfmtOptions struct {
 // format, one result line per iteration, so that benchstat reads the file
 // unchanged. Run metadata and fork coordinates go in "#mbench" annotation
 // lines, which other readers ignore; timestamps are not written (use the
-// JSON Lines format to keep them).
+// JSON Lines format to keep them). A measurement's version, when it has one,
+// is also written as the configuration key "version", so that
+// `benchstat -col version` compares the versions of a run.
 func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 	bw := bufio.NewWriter(w)
 	if h := newJSONRun(run); !h.empty() {
@@ -266,7 +293,7 @@ func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 		if m.Coord.Phase == Warmup && !opts.Warmup {
 			continue
 		}
-		a := annotation{Instance: m.Coord.Instance, SuiteRun: m.Coord.SuiteRun, Fork: m.Coord.Fork}
+		a := annotation{Version: m.Coord.Version, Instance: m.Coord.Instance, SuiteRun: m.Coord.SuiteRun, Fork: m.Coord.Fork}
 		if m.Coord.Phase != Measure {
 			a.Phase = m.Coord.Phase.String()
 		}
@@ -284,7 +311,13 @@ func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 			res.Config = append(res.Config, benchfmt.Config{Key: "pkg", Value: []byte(m.Key.Package), File: true})
 		}
 		for _, c := range m.Config {
+			if c.Key == versionKey && m.Coord.Version != "" {
+				continue
+			}
 			res.Config = append(res.Config, benchfmt.Config{Key: c.Key, Value: []byte(c.Value), File: true})
+		}
+		if m.Coord.Version != "" {
+			res.Config = append(res.Config, benchfmt.Config{Key: versionKey, Value: []byte(m.Coord.Version), File: true})
 		}
 		res.Name = benchfmt.Name(m.Key.FullName()[len("Benchmark"):])
 		res.Iters = m.N

@@ -79,6 +79,7 @@ type jsonMeasurement struct {
 	Package   string       `json:"pkg,omitzero"`
 	Name      string       `json:"name"`
 	Procs     int          `json:"procs,omitzero"`
+	Version   string       `json:"version,omitzero"`
 	Instance  string       `json:"instance,omitzero"`
 	SuiteRun  int          `json:"suite,omitzero"`
 	Fork      int          `json:"fork,omitzero"`
@@ -126,7 +127,7 @@ func (jw *JSONWriter) WriteMeasurement(m *Measurement) error {
 	jw.started = true
 	jm := jsonMeasurement{
 		Type: "measurement", Package: m.Key.Package, Name: m.Key.Name, Procs: m.Key.Procs,
-		Instance: m.Coord.Instance, SuiteRun: m.Coord.SuiteRun, Fork: m.Coord.Fork,
+		Version: m.Coord.Version, Instance: m.Coord.Instance, SuiteRun: m.Coord.SuiteRun, Fork: m.Coord.Fork,
 		Iteration: m.Coord.Iteration, Phase: m.Coord.Phase.String(), N: m.N,
 		Start: m.Start, End: m.End,
 	}
@@ -270,7 +271,7 @@ func (jm *jsonMeasurement) measurement() (Measurement, error) {
 	}
 	m := Measurement{
 		Key:   Key{Package: jm.Package, Name: jm.Name, Procs: jm.Procs},
-		Coord: Coord{Instance: jm.Instance, SuiteRun: jm.SuiteRun, Fork: jm.Fork, Iteration: jm.Iteration, Phase: phase},
+		Coord: Coord{Version: jm.Version, Instance: jm.Instance, SuiteRun: jm.SuiteRun, Fork: jm.Fork, Iteration: jm.Iteration, Phase: phase},
 		N:     jm.N, Start: jm.Start, End: jm.End,
 		Values: make([]Value, len(jm.Values)),
 	}

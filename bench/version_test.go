@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -19,8 +21,9 @@ func abRun() *Run {
 			m.Coord.Version = v
 			m.Values = slices.Clone(m.Values)
 			if v == "new" {
-				m.Values[0].Value *= 1.1
-				m.Values[0].OrigValue *= 1.1
+				// As the text format's reader tidies ns/op.
+				m.Values[0].OrigValue += 150
+				m.Values[0].Value = m.Values[0].OrigValue * 1e-9
 			}
 			ms = append(ms, m)
 		}
@@ -104,5 +107,101 @@ func TestVersions(t *testing.T) {
 	one := sampleRun()
 	if part := one.Version(""); part.Label != "main" || len(part.Measurements) != len(one.Measurements) {
 		t.Errorf("Version(\"\") of a run of one version: label %q, %d of %d measurements", part.Label, len(part.Measurements), len(one.Measurements))
+	}
+}
+
+func TestJSONVersion(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, sampleRun()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), `"version"`) {
+		t.Errorf("a run of one version writes a version field:\n%s", &buf)
+	}
+
+	run := abRun()
+	buf.Reset()
+	if err := WriteJSON(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), `"version":"new"`); n != 6 {
+		t.Errorf("%d records carry version new, want 6:\n%s", n, &buf)
+	}
+	got, warnings, err := Read(&buf, "ab.json")
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("read back: %v %v", err, warnings)
+	}
+	if !reflect.DeepEqual(got, run) {
+		t.Errorf("JSON round trip of an A/B run differs:\n got %+v\nwant %+v", got, run)
+	}
+}
+
+func TestBenchfmtVersion(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteBenchfmt(&buf, sampleRun(), BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "version") {
+		t.Errorf("a run of one version writes a version:\n%s", &buf)
+	}
+
+	run := withoutTimes(abRun())
+	buf.Reset()
+	if err := WriteBenchfmt(&buf, run, BenchfmtOptions{Warmup: true}); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	// The results alternate between the versions, so every result line
+	// follows a configuration line naming its version.
+	if n := strings.Count(text, "\nversion: old\n"); n != 6 {
+		t.Errorf("%d configuration lines name version old, want 6:\n%s", n, text)
+	}
+	if !strings.Contains(text, `#mbench coord {"version":"new","instance":"ci-7"`) {
+		t.Errorf("the coordinates do not carry the version:\n%s", text)
+	}
+	got, warnings, err := Read(&buf, "ab.txt")
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("read back: %v %v", err, warnings)
+	}
+	if !reflect.DeepEqual(got, run) {
+		t.Errorf("text round trip of an A/B run differs:\n got %+v\nwant %+v", got, run)
+	}
+}
+
+// TestBenchfmtVersionKey reads a version from the configuration key alone,
+// as in a file that was not written by mbench, and checks that a result
+// without the key has no version.
+func TestBenchfmtVersionKey(t *testing.T) {
+	const text = `goos: linux
+version: v1.2.0
+BenchmarkX-2   10   100 ns/op
+BenchmarkX-2   10   101 ns/op
+version: v1.3.0
+BenchmarkX-2   10   90 ns/op
+version:
+BenchmarkX-2   10   95 ns/op
+`
+	run, warnings, err := ReadBenchfmt(strings.NewReader(text), "v.txt")
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("%v %v", err, warnings)
+	}
+	var got []string
+	var iters []int
+	for _, m := range run.Measurements {
+		got = append(got, m.Coord.Version)
+		iters = append(iters, m.Coord.Iteration)
+		if !reflect.DeepEqual(m.Config, []Config{{"goos", "linux"}}) {
+			t.Errorf("configuration %v, want goos alone", m.Config)
+		}
+	}
+	if want := []string{"v1.2.0", "v1.2.0", "v1.3.0", ""}; !slices.Equal(got, want) {
+		t.Errorf("versions %q, want %q", got, want)
+	}
+	// Iterations are counted per version, as each is its own process.
+	if want := []int{0, 1, 0, 0}; !slices.Equal(iters, want) {
+		t.Errorf("iterations %v, want %v", iters, want)
+	}
+	if got := run.Versions(); !slices.Equal(got, []string{"v1.2.0", "v1.3.0", ""}) {
+		t.Errorf("Versions() = %q", got)
 	}
 }

@@ -28,6 +28,12 @@ type Target struct {
 	// reports: a process pinned to one CPU runs with GOMAXPROCS 1, and
 	// its names lose their -N suffix.
 	CPUs []int
+	// Version labels the version of the code in Binary when a run measures
+	// several versions side by side (several labelled test binaries): it
+	// becomes the Coord.Version of every measurement of the target, which
+	// keeps them apart from those of the same benchmark in other versions.
+	// It is "" when the run measures one version. Discover leaves it "".
+	Version string
 }
 
 // Anchored returns a -test.bench pattern that matches the benchmark name

@@ -320,3 +320,66 @@ func TestBuildCache(t *testing.T) {
 		t.Error("different build tags share a cache entry")
 	}
 }
+
+// TestSuiteVersions runs one benchmark as two versions, as mbench run does
+// with two labelled test binaries: every measurement, in the results and at
+// the sink, carries its target's version, under suite runs and fork numbers
+// that the versions share.
+func TestSuiteVersions(t *testing.T) {
+	bin := fixture(t)
+	ctx := context.Background()
+	found, err := Discover(ctx, bin, "Sum", nil, nil, time.Minute)
+	if err != nil || len(found) != 1 {
+		t.Fatalf("Discover: %d targets, %v", len(found), err)
+	}
+	var targets []Target
+	for _, v := range []string{"old", "new"} {
+		tg := found[0]
+		tg.Version = v
+		targets = append(targets, tg)
+	}
+	o := fastOptions()
+	o.Config.Measure = 1
+	static := StaticOptions{Options: o, Warmup: 0, MinPerSuiteRun: 1,
+		Levels: func(*Target) (Levels, bool) { return Levels{SuiteRuns: 1, Forks: 1, Iterations: 1}, true }}
+	for _, suite := range []struct {
+		name string
+		run  func(*collect) ([]*Result, error)
+	}{
+		{"Suite", func(c *collect) ([]*Result, error) {
+			o := o
+			o.Sink = c
+			return Suite(ctx, targets, o)
+		}},
+		{"StaticSuite", func(c *collect) ([]*Result, error) {
+			s := static
+			s.Sink = c
+			return StaticSuite(ctx, targets, s)
+		}},
+	} {
+		t.Run(suite.name, func(t *testing.T) {
+			sink := &collect{}
+			results, err := suite.run(sink)
+			if err != nil {
+				t.Fatal(err)
+			}
+			perVersion := map[string]int{}
+			for _, r := range results {
+				if len(r.Measurements) == 0 {
+					t.Errorf("%s (%s): no measurements", r.Target.Key, r.Target.Version)
+				}
+				for _, m := range r.Measurements {
+					if m.Coord.Version != r.Target.Version {
+						t.Errorf("a measurement of version %q has version %q", r.Target.Version, m.Coord.Version)
+					}
+				}
+			}
+			for _, m := range sink.ms {
+				perVersion[m.Coord.Version]++
+			}
+			if len(perVersion) != 2 || perVersion["old"] != perVersion["new"] {
+				t.Errorf("measurements per version at the sink: %v, want as many of old as of new", perVersion)
+			}
+		})
+	}
+}

@@ -245,6 +245,7 @@ func calibrated(ctx context.Context, res *Result, iterTime time.Duration, opts *
 // lines gets its coordinates, with the phase phaseOf gives its index, and
 // is kept in res and handed to the sink before more says whether the fork
 // goes on; an error from more or the sink ends the fork and is returned.
+// The coordinates' version is the target's.
 func measureFork(ctx context.Context, res *Result, opts *Options, count, suite, fork int,
 	phaseOf func(iter int) bench.Phase, more func(m *bench.Measurement) (bool, error)) error {
 	t := res.Target
@@ -261,7 +262,7 @@ func measureFork(ctx context.Context, res *Result, opts *Options, count, suite, 
 			// pattern that is not exact; not ours.
 			return true
 		}
-		m.Coord = bench.Coord{Instance: opts.Instance, SuiteRun: suite, Fork: fork, Iteration: iter, Phase: phaseOf(iter)}
+		m.Coord = bench.Coord{Version: t.Version, Instance: opts.Instance, SuiteRun: suite, Fork: fork, Iteration: iter, Phase: phaseOf(iter)}
 		iter++
 		res.Measurements = append(res.Measurements, *m)
 		if opts.Sink != nil {

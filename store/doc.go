@@ -46,7 +46,7 @@
 // run_settings and run_units), bench_keys (each package, name and GOMAXPROCS
 // once, shared by all runs), config_sets and config_items (each distinct
 // configuration once, found by a SHA-256 digest), measurements (coordinates,
-// N, times, a key id and a configuration id) and measurement_values (one row
+// the version among them, N, times, a key id and a configuration id) and measurement_values (one row
 // per value, in order).
 //
 // Everything round-trips exactly: floats bit for bit (NaN and -0, which

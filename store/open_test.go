@@ -2,8 +2,11 @@ package store
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,4 +137,108 @@ func TestSchemaPortable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMigrateFromVersion1 opens a store that an mbench of schema version 1
+// wrote (testdata/schema-v1.sql is that schema, frozen) and checks that it
+// is upgraded in place: its measurements load with no version, new ones
+// keep theirs, and the upgraded table is the one a new store has.
+func TestMigrateFromVersion1(t *testing.T) {
+	ddl, err := os.ReadFile(filepath.Join("testdata", "schema-v1.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "v1.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		string(ddl),
+		"INSERT INTO schema_version (version) VALUES (1)",
+		`INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu, start_ns, end_ns, status)
+			VALUES (1, 'a1b2c3d4e5f6', 'main', 'abc', 0, 'go1.26.8', 'linux', 'amd64', 'h', 'c', NULL, NULL, 'complete')`,
+		"INSERT INTO bench_keys (id, package, name, procs) VALUES (1, 'example.com/p', 'Decode', 2)",
+		`INSERT INTO measurements (id, run, bench, instance, suite_run, fork, iteration, phase, n, start_ns, end_ns, config)
+			VALUES (1, 1, 1, 'ci-7', 1, 2, 3, 0, 1000, NULL, NULL, NULL)`,
+		`INSERT INTO measurement_values (measurement, idx, unit, value, value_bits, orig_unit, orig_value, orig_value_bits)
+			VALUES (1, 0, 'sec/op', 1.5e-6, NULL, 'ns/op', 1500, NULL)`,
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("writing a version-1 store: %v\n%s", err, stmt)
+		}
+	}
+	db.Close()
+
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("opening a version-1 store: %v", err)
+	}
+	defer s.Close()
+	var v int
+	if err := s.db.QueryRow("SELECT version FROM schema_version").Scan(&v); err != nil || v != schemaVersion {
+		t.Errorf("schema_version = %d, %v after the upgrade, want %d", v, err, schemaVersion)
+	}
+	run, err := s.Load("a1b2c3d4e5f6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := bench.Measurement{
+		Key:    bench.Key{Package: "example.com/p", Name: "Decode", Procs: 2},
+		Coord:  bench.Coord{Instance: "ci-7", SuiteRun: 1, Fork: 2, Iteration: 3},
+		N:      1000,
+		Values: []bench.Value{{Value: 1.5e-6, Unit: "sec/op", OrigValue: 1500, OrigUnit: "ns/op"}},
+	}
+	if len(run.Measurements) != 1 || !reflect.DeepEqual(run.Measurements[0], old) {
+		t.Errorf("the version-1 measurement loads as %+v, want %+v", run.Measurements, old)
+	}
+
+	// The upgraded store takes measurements with versions.
+	m := old
+	m.Coord.Version = "new"
+	if err := s.Append("a1b2c3d4e5f6", m); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(path) // a second Open finds version 2 and changes nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	run, err = s.Load("a1b2c3d4e5f6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run.Versions(); !slices.Equal(got, []string{"", "new"}) {
+		t.Errorf("versions after appending to the upgraded store: %q, want [\"\" \"new\"]", got)
+	}
+
+	fresh, _ := openTemp(t)
+	if got, want := columns(t, s.db, "measurements"), columns(t, fresh.db, "measurements"); !slices.Equal(got, want) {
+		t.Errorf("upgraded measurements table:\n%s\nwant, as in a new store:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// columns describes the columns of table: name, type, NOT NULL, default and
+// primary key, in order.
+func columns(t *testing.T, db *sql.DB, table string) []string {
+	t.Helper()
+	rows, err := db.Query("SELECT name, type, \"notnull\", COALESCE(dflt_value, 'NULL'), pk FROM pragma_table_info(?)", table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var cols []string
+	for rows.Next() {
+		var name, typ, dflt string
+		var notNull, pk int
+		if err := rows.Scan(&name, &typ, &notNull, &dflt, &pk); err != nil {
+			t.Fatal(err)
+		}
+		cols = append(cols, fmt.Sprintf("%s %s notnull=%d default=%s pk=%d", name, typ, notNull, dflt, pk))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cols
 }

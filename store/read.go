@@ -186,7 +186,7 @@ func loadConfigs(tx *sql.Tx, num int64) (map[int64][]bench.Config, error) {
 // row per value (or one row with NULL value columns for a measurement without
 // values), in insertion order.
 func loadMeasurements(tx *sql.Tx, num int64, r *bench.Run, keys map[int64]bench.Key, configs map[int64][]bench.Config) error {
-	rows, err := tx.Query(`SELECT m.id, m.bench, m.instance, m.suite_run, m.fork, m.iteration,
+	rows, err := tx.Query(`SELECT m.id, m.bench, m.version, m.instance, m.suite_run, m.fork, m.iteration,
 		m.phase, m.n, m.start_ns, m.end_ns, m.config,
 		v.unit, v.value, v.value_bits, v.orig_unit, v.orig_value, v.orig_value_bits
 		FROM measurements m LEFT JOIN measurement_values v ON v.measurement = m.id
@@ -195,12 +195,15 @@ func loadMeasurements(tx *sql.Tx, num int64, r *bench.Run, keys map[int64]bench.
 		return err
 	}
 	defer rows.Close()
-	instances := make(map[string]string) // one string per instance name
+	// One string per instance name and per version, rather than one per
+	// measurement.
+	instances := make(map[string]string)
+	versions := make(map[string]string)
 	last := int64(-1)
 	for rows.Next() {
 		var (
 			id, keyID            int64
-			instance             string
+			version, instance    string
 			phase                int64
 			start, end, config   sql.NullInt64
 			unit, origUnit       sql.NullString
@@ -209,7 +212,7 @@ func loadMeasurements(tx *sql.Tx, num int64, r *bench.Run, keys map[int64]bench.
 			suiteRun, fork, iter int
 			n                    int
 		)
-		if err := rows.Scan(&id, &keyID, &instance, &suiteRun, &fork, &iter, &phase, &n,
+		if err := rows.Scan(&id, &keyID, &version, &instance, &suiteRun, &fork, &iter, &phase, &n,
 			&start, &end, &config, &unit, &val, &valBits, &origUnit, &orig, &origBits); err != nil {
 			return err
 		}
@@ -219,14 +222,10 @@ func loadMeasurements(tx *sql.Tx, num int64, r *bench.Run, keys map[int64]bench.
 			if !ok {
 				return fmt.Errorf("measurement %d: missing benchmark key %d", id, keyID)
 			}
-			if in, ok := instances[instance]; ok {
-				instance = in
-			} else {
-				instances[instance] = instance
-			}
+			instance, version = intern(instances, instance), intern(versions, version)
 			m := bench.Measurement{
 				Key: key,
-				Coord: bench.Coord{Instance: instance, SuiteRun: suiteRun, Fork: fork,
+				Coord: bench.Coord{Version: version, Instance: instance, SuiteRun: suiteRun, Fork: fork,
 					Iteration: iter, Phase: bench.Phase(phase)},
 				N:     n,
 				Start: fromNanos(start),
@@ -252,6 +251,15 @@ func loadMeasurements(tx *sql.Tx, num int64, r *bench.Run, keys map[int64]bench.
 		}
 	}
 	return rows.Err()
+}
+
+// intern returns the string in seen equal to s, adding s when there is none.
+func intern(seen map[string]string, s string) string {
+	if in, ok := seen[s]; ok {
+		return in
+	}
+	seen[s] = s
+	return s
 }
 
 // Resolve returns the id of the run ref names. ref is, in order of

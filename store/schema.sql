@@ -1,4 +1,4 @@
--- Schema of the mbench result store, version 1.
+-- Schema of the mbench result store, version 2.
 --
 -- The SQL is portable: it uses only types and constructs that SQLite and
 -- PostgreSQL both accept, so that a PostgreSQL backend can run this file
@@ -79,7 +79,9 @@ CREATE TABLE IF NOT EXISTS config_items (
 
 -- measurements holds one row per iteration; id orders them by insertion.
 -- phase is bench.Phase: 0 measure, 1 warm-up. config is NULL for an empty
--- configuration.
+-- configuration. version is bench.Coord.Version, '' when the run measured
+-- one version; it comes last because version 2 added it (ALTER TABLE ADD
+-- COLUMN appends), so that new and upgraded stores have the same table.
 CREATE TABLE IF NOT EXISTS measurements (
 	id        INTEGER PRIMARY KEY,
 	run       INTEGER NOT NULL REFERENCES runs (num),
@@ -92,7 +94,8 @@ CREATE TABLE IF NOT EXISTS measurements (
 	n         BIGINT  NOT NULL,
 	start_ns  BIGINT,
 	end_ns    BIGINT,
-	config    INTEGER REFERENCES config_sets (id)
+	config    INTEGER REFERENCES config_sets (id),
+	version   TEXT    NOT NULL DEFAULT ''
 );
 -- measurements_run lets Load read a run in insertion order without sorting;
 -- measurements_bench lets Runs count a run's benchmarks from the index.

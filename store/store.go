@@ -24,7 +24,7 @@ var schemaSQL string
 
 // schemaVersion is the version of schema.sql. Raise it together with a new
 // entry in migrations whenever schema.sql changes.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // A migration upgrades a store from version from to from+1, inside the
 // transaction that then records the new version.
@@ -37,7 +37,20 @@ type migration struct {
 // migrations[i].from is i+1. A store of version v gets migrations[v-1:]
 // applied when it is opened. schema.sql always describes the newest version,
 // so a new store never runs a migration.
-var migrations []migration
+var migrations = []migration{
+	{from: 1, apply: addVersion},
+}
+
+// addVersion upgrades a store from version 1 to 2: measurements get the
+// version coordinate (bench.Coord.Version). Every measurement of a version-1
+// store comes from a run of one version, which the default, the empty
+// string, says. ADD COLUMN with a constant default is portable and, in
+// SQLite and PostgreSQL alike, rewrites no stored row, so it is quick on a
+// large store.
+func addVersion(tx *sql.Tx) error {
+	_, err := tx.Exec("ALTER TABLE measurements ADD COLUMN version TEXT NOT NULL DEFAULT ''")
+	return err
+}
 
 // busyTimeout is how long a statement waits for a lock another connection
 // (another mbench process) holds before failing. Writers hold the lock for
@@ -245,9 +258,9 @@ func (st *statements) list() []struct {
 		{&st.insConfig, "INSERT INTO config_sets (id, digest) VALUES (?, ?)"},
 		{&st.insItem, "INSERT INTO config_items (config, idx, name, value) VALUES (?, ?, ?, ?)"},
 		{&st.nextMeas, "SELECT COALESCE(MAX(id), 0) + 1 FROM measurements"},
-		{&st.insMeas, `INSERT INTO measurements (id, run, bench, instance, suite_run, fork,
+		{&st.insMeas, `INSERT INTO measurements (id, run, bench, version, instance, suite_run, fork,
 			iteration, phase, n, start_ns, end_ns, config)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insValue, `INSERT INTO measurement_values (measurement, idx, unit, value, value_bits,
 			orig_unit, orig_value, orig_value_bits) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 	}

@@ -31,10 +31,10 @@ func openTemp(t testing.TB) (*Store, string) {
 	return s, path
 }
 
-// fullRun returns a run with every field set: several forks, warm-up and
-// measurement iterations, custom units with their original form, floats
-// SQLite cannot store as REAL, times with nanoseconds in a non-UTC zone, and
-// configurations that change midway.
+// fullRun returns a run with every field set: two versions and measurements
+// without one, several forks, warm-up and measurement iterations, custom
+// units with their original form, floats SQLite cannot store as REAL, times
+// with nanoseconds in a non-UTC zone, and configurations that change midway.
 func fullRun() *bench.Run {
 	zone := time.FixedZone("UTC+5:30", 5*3600+1800)
 	t0 := time.Date(2026, 3, 14, 15, 9, 26, 535897932, zone)
@@ -82,7 +82,8 @@ func fullRun() *bench.Run {
 				}
 				m := bench.Measurement{
 					Key: key,
-					Coord: bench.Coord{Instance: "inst-" + string(rune('a'+fork%2)), SuiteRun: fork / 2,
+					Coord: bench.Coord{Version: []string{"", "old", "new"}[fork%3],
+						Instance: "inst-" + string(rune('a'+fork%2)), SuiteRun: fork / 2,
 						Fork: fork, Iteration: it, Phase: phase},
 					N:      1<<40 + i,
 					Start:  t0.Add(time.Duration(i)*time.Millisecond + time.Duration(i)),

@@ -155,7 +155,7 @@ func (s *Store) Append(id string, ms ...bench.Measurement) error {
 			return fmt.Errorf("store: append to run %s: %w", id, err)
 		}
 		c := &m.Coord
-		_, err = insMeas.Exec(next, num, key, c.Instance, c.SuiteRun, c.Fork, c.Iteration,
+		_, err = insMeas.Exec(next, num, key, c.Version, c.Instance, c.SuiteRun, c.Fork, c.Iteration,
 			int64(c.Phase), m.N, times[2*i], times[2*i+1], config)
 		if err != nil {
 			return fmt.Errorf("store: append to run %s: %w", id, err)

@@ -43,8 +43,10 @@ var cliCases = []struct {
 	{"compare-nan-threshold", "compare -threshold NaN testdata/old.txt testdata/new.txt", exitUsage},
 	{"compare-negative-threshold", "compare -threshold -0.01 testdata/old.txt testdata/new.txt", exitUsage},
 	{"compare-bad-stat", "compare -stat mode testdata/old.txt testdata/new.txt", exitUsage},
+	{"run-duplicate-label", "run x=testdata/a.test x=testdata/b.test", exitUsage},
 	{"help", "help", exitOK},
 	{"help-compare", "help compare", exitOK},
+	{"help-run", "help run", exitOK},
 	{"no-args", "", exitUsage},
 	{"unknown-command", "frobnicate", exitUsage},
 }

@@ -43,6 +43,12 @@ within the bounds -wi-min..-wi-max and -f-min..-f-max.
 Arguments are package patterns, as for go test, or prebuilt test binaries
 (label=path.test, or any path ending in .test).
 
+Two or more labelled binaries are versions of the code measured side by
+side in one run: 'mbench run old=old.test new=new.test' interleaves their
+benchmarks in every suite run, gives each measurement its binary's label as
+its version (in the database, -json and -o, where 'benchstat -col version'
+compares them), and prints one table per version. Labels must differ.
+
 Every iteration is stored as it finishes in the result database (-db), under
 a label (-label, default the git commit with -dirty when the tree has
 changes); 'mbench runs' lists stored runs and 'mbench compare' compares them
@@ -146,6 +152,9 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	if !contains(stop.Names, o.Criterion) {
 		return usagef("-criterion %q: want one of %s", o.Criterion, strings.Join(stop.Names, ", "))
 	}
+	if err := checkLabels(args); err != nil {
+		return err
+	}
 	var levels run.Levels
 	switch {
 	case f.levels != "" && f.plan != "":
@@ -199,6 +208,12 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	versions := versionsOf(bins)
+	for _, b := range bins {
+		if versions != nil && b.Label == "" {
+			e.warnf("%s has no label: its benchmarks are measured without a version, apart from the versions %s", b.Path, strings.Join(versions, ", "))
+		}
+	}
 	var targets []run.Target
 	for i := range bins {
 		for _, w := range run.BinaryWarnings(bins[i].Path, bins[i].Flags) {
@@ -207,6 +222,11 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		ts, err := run.Discover(ctx, &bins[i], f.bench, cpuList, pin, o.ForkTimeout)
 		if err != nil {
 			return err
+		}
+		if versions != nil {
+			for j := range ts {
+				ts[j].Version = bins[i].Label
+			}
 		}
 		targets = append(targets, ts...)
 	}
@@ -269,19 +289,23 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	o.Progress = progress.update
 
 	fmt.Fprint(e.stdout, platform.Header())
+	runName := "label " + label
+	if versions != nil {
+		runName += ", versions " + strings.Join(versions, ", ")
+	}
 	switch {
 	case plan != nil && f.criterionSet:
-		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, plan %s as the upper bound of criterion %s, iteration %v, warm-up %d-%d\n\n",
-			id, label, len(targets), f.plan, o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax)
+		fmt.Fprintf(e.stdout, "run: %s (%s), %d benchmarks, plan %s as the upper bound of criterion %s, iteration %v, warm-up %d-%d\n\n",
+			id, runName, len(targets), f.plan, o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax)
 	case plan != nil:
-		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, plan %s (full run %v), iteration %v, warm-up %d per fork\n\n",
-			id, label, len(targets), f.plan, plan.Levels, o.Config.IterTime, o.Config.WarmupMin)
+		fmt.Fprintf(e.stdout, "run: %s (%s), %d benchmarks, plan %s (full run %v), iteration %v, warm-up %d per fork\n\n",
+			id, runName, len(targets), f.plan, plan.Levels, o.Config.IterTime, o.Config.WarmupMin)
 	case f.levels != "":
-		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, levels %v (suite runs × forks × iterations), iteration %v, warm-up %d per fork\n\n",
-			id, label, len(targets), levels, o.Config.IterTime, o.Config.WarmupMin)
+		fmt.Fprintf(e.stdout, "run: %s (%s), %d benchmarks, levels %v (suite runs × forks × iterations), iteration %v, warm-up %d per fork\n\n",
+			id, runName, len(targets), levels, o.Config.IterTime, o.Config.WarmupMin)
 	default:
-		fmt.Fprintf(e.stdout, "run: %s (label %s), %d benchmarks, criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d\n\n",
-			id, label, len(targets), o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax, o.Config.Measure, o.Config.ForksMin, o.Config.ForksMax)
+		fmt.Fprintf(e.stdout, "run: %s (%s), %d benchmarks, criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d\n\n",
+			id, runName, len(targets), o.Criterion, o.Config.IterTime, o.Config.WarmupMin, o.Config.WarmupMax, o.Config.Measure, o.Config.ForksMin, o.Config.ForksMax)
 	}
 
 	var results []*run.Result
@@ -320,7 +344,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	reports := make(map[string]string)
 	for _, r := range results {
 		if r.Report.Forks > 0 {
-			reports["stop/"+r.Target.Key.String()] = r.Report.Reason
+			reports["stop/"+targetName(r.Target)] = r.Report.Reason
 		}
 	}
 	if err := db.SetSettings(id, reports); err != nil {
@@ -424,8 +448,8 @@ func settingsOf(o *run.Options) map[string]string {
 	}
 }
 
-// writeSummary prints the per-benchmark table and returns how many
-// benchmarks failed.
+// writeSummary prints the per-benchmark table, one per version when the run
+// measured several, and returns how many benchmarks failed.
 func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Duration) int {
 	// Name benchmarks without their package when all share one, which
 	// the header then names, as go test does.
@@ -448,40 +472,59 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 	if pkg != "" {
 		fmt.Fprintf(e.stdout, "pkg: %s\n", pkg)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "benchmark\tmean\tmedian\t99%% CI\tRCIW\tB/op\tallocs/op\tforks\twarm-up\titers\tcheck\tstop\n")
+	// Results are in target order, so each version's are together; a
+	// table per version, headed like the configuration line that
+	// separates the versions in the Go benchmark format, keeps the rows
+	// of the same benchmark in two versions apart.
+	var groups [][]*run.Result
+	for i, r := range results {
+		if i == 0 || r.Target.Version != results[i-1].Target.Version {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], r)
+	}
 	failed := 0
 	var checkTime, benchTime time.Duration
 	boot := stats.Bootstrap{Level: 0.99, Replicates: 10000}
-	for _, r := range results {
-		checkTime += r.Report.CheckTime
-		benchTime += r.Time
-		warm := 0
-		for _, w := range r.Report.Warmup {
-			warm += w
+	for gi, group := range groups {
+		if v := group[0].Target.Version; v != "" || len(groups) > 1 {
+			if gi > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			fmt.Fprintf(e.stdout, "version: %s\n", v)
 		}
-		if r.Failed() {
-			failed++
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\t-\tFAILED: %v\n", name(r.Target.Key), r.Report.Forks, warm, r.Failures[0].Err)
-			continue
+		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "benchmark\tmean\tmedian\t99%% CI\tRCIW\tB/op\tallocs/op\tforks\twarm-up\titers\tcheck\tstop\n")
+		for _, r := range group {
+			checkTime += r.Report.CheckTime
+			benchTime += r.Time
+			warm := 0
+			for _, w := range r.Report.Warmup {
+				warm += w
+			}
+			if r.Failed() {
+				failed++
+				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\t-\tFAILED: %v\n", name(r.Target.Key), r.Report.Forks, warm, r.Failures[0].Err)
+				continue
+			}
+			s := run.Summarize(r, o.Metric, boot, o.Seed)
+			if s.Iterations == 0 {
+				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\t0\t-\tnot run\n", name(r.Target.Key))
+				continue
+			}
+			cls := benchunit.ClassOf(o.Metric)
+			ci, rciw := "-", "-"
+			if !isNaN(s.CI.Lo) {
+				ci = "[" + benchunit.Scale(s.CI.Lo, cls) + ", " + benchunit.Scale(s.CI.Hi, cls) + "]"
+				rciw = fmt.Sprintf("%.2f%%", 100*s.CI.RelWidth())
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%v\t%s\n", name(r.Target.Key),
+				benchunit.Scale(s.Mean, cls), benchunit.Scale(s.Median, cls), ci, rciw,
+				scaleOrDash(s.BytesPerOp, benchunit.Binary), scaleOrDash(s.AllocsPerOp, benchunit.Decimal),
+				s.Forks, warm, s.Iterations, r.Report.CheckTime.Round(time.Microsecond), r.Report.Reason)
 		}
-		s := run.Summarize(r, o.Metric, boot, o.Seed)
-		if s.Iterations == 0 {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\t0\t-\tnot run\n", name(r.Target.Key))
-			continue
-		}
-		cls := benchunit.ClassOf(o.Metric)
-		ci, rciw := "-", "-"
-		if !isNaN(s.CI.Lo) {
-			ci = "[" + benchunit.Scale(s.CI.Lo, cls) + ", " + benchunit.Scale(s.CI.Hi, cls) + "]"
-			rciw = fmt.Sprintf("%.2f%%", 100*s.CI.RelWidth())
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%v\t%s\n", name(r.Target.Key),
-			benchunit.Scale(s.Mean, cls), benchunit.Scale(s.Median, cls), ci, rciw,
-			scaleOrDash(s.BytesPerOp, benchunit.Binary), scaleOrDash(s.AllocsPerOp, benchunit.Decimal),
-			s.Forks, warm, s.Iterations, r.Report.CheckTime.Round(time.Microsecond), r.Report.Reason)
+		tw.Flush()
 	}
-	tw.Flush()
 	fmt.Fprintf(e.stdout, "\nwall time %v; criterion checks took %v (%.3f%% of benchmark time)\n",
 		wall.Round(time.Millisecond), checkTime.Round(time.Microsecond), 100*checkTime.Seconds()/max(benchTime.Seconds(), 1e-9))
 	for _, r := range results {
@@ -489,13 +532,57 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 		ws = append(ws, r.Report.Warnings()...)
 		ws = append(ws, run.ResultWarnings(r, o.Metric)...)
 		for _, w := range ws {
-			e.warnf("%s: %s", r.Target.Key, w)
+			e.warnf("%s: %s", targetName(r.Target), w)
 		}
 		for _, fe := range r.Failures {
-			e.warnf("%s failed: %v\n%s", r.Target.Key, fe.Err, indent(fe.Output))
+			e.warnf("%s failed: %v\n%s", targetName(r.Target), fe.Err, indent(fe.Output))
 		}
 	}
 	return failed
+}
+
+// targetName names a target in messages: its key, with its version when it
+// has one, since two versions of a benchmark share the key.
+func targetName(t *run.Target) string {
+	if t.Version == "" {
+		return t.Key.String()
+	}
+	return t.Key.String() + " (" + t.Version + ")"
+}
+
+// checkLabels rejects a label given to two test binaries: in a run of
+// several labelled binaries the labels are the versions measured, which
+// must tell the binaries' measurements apart.
+func checkLabels(args []string) error {
+	seen := make(map[string]bool)
+	for _, a := range args {
+		label, _, ok := strings.Cut(a, "=")
+		if !ok || label == "" {
+			continue
+		}
+		if seen[label] {
+			return usagef("label %q names two test binaries; give each its own", label)
+		}
+		seen[label] = true
+	}
+	return nil
+}
+
+// versionsOf returns the labels of the labelled test binaries among bins,
+// in order, when there are at least two: the versions a run measures side
+// by side. A run with one labelled binary or none measures one version and
+// gets nil; its measurements have no version.
+func versionsOf(bins []run.Binary) []string {
+	var labels []string
+	for _, b := range bins {
+		if b.Label != "" {
+			labels = append(labels, b.Label)
+		}
+	}
+	if len(labels) < 2 {
+		return nil
+	}
+	return labels
 }
 
 func writeBenchfmt(path string, meta *bench.Run, results []*run.Result) error {

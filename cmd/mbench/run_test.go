@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -159,5 +161,104 @@ func TestRunFixture(t *testing.T) {
 	}
 	if strings.Contains(stdout.String(), "slower") || strings.Contains(stdout.String(), "faster") {
 		t.Errorf("a run compared with its own export changed:\n%s", &stdout)
+	}
+}
+
+// TestRunVersions runs two labelled test binaries, as
+// 'mbench run old=old.test new=new.test' does: every measurement must carry
+// its binary's label as its version in the database, the JSON stream, the
+// -o file and the export, and the summary must have a table per version.
+func TestRunVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs benchmarks")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "fixture.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Dir = fixtureDir(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the fixture: %v\n%s", err, out)
+	}
+	db, txt, js := filepath.Join(tmp, "m.db"), filepath.Join(tmp, "m.txt"), filepath.Join(tmp, "m.json")
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-db", db, "-o", txt, "-json", js, "-label", "ab", "-criterion", "static",
+		"-iter", "5ms", "-wi-max", "1", "-mi", "2", "-f-min", "2", "-f-max", "2", "-bench", "Sum",
+		"old=" + bin, "new=" + bin}
+	if code := mbench(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("mbench run: exit %d\n%s\n%s", code, &stdout, &stderr)
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "(label ab, versions old, new)") {
+		t.Errorf("the run's header does not name the versions:\n%s", out)
+	}
+	iOld, iNew := strings.Index(out, "\nversion: old\nbenchmark "), strings.Index(out, "\nversion: new\nbenchmark ")
+	if iOld < 0 || iNew < iOld {
+		t.Errorf("no table for version old followed by one for new:\n%s", out)
+	}
+	if n := strings.Count(out, "\nSum"); n != 2 {
+		t.Errorf("Sum has %d rows, want one per version:\n%s", n, out)
+	}
+
+	// measured counts each version's measurement iterations.
+	measured := func(r *bench.Run) map[string]int {
+		n := make(map[string]int)
+		for _, m := range r.Measurements {
+			if m.Coord.Phase == bench.Measure {
+				n[m.Coord.Version]++
+			}
+		}
+		return n
+	}
+	// 2 forks × 2 measurement iterations per version.
+	want := map[string]int{"old": 4, "new": 4}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id, err := st.Resolve("ab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := st.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stored.Versions(); !slices.Equal(got, []string{"old", "new"}) && !slices.Equal(got, []string{"new", "old"}) {
+		t.Errorf("stored versions %q, want old and new", got)
+	}
+	for _, v := range []string{"old", "new"} {
+		s := stored.Version(v).Samples("sec/op")
+		if len(s) != 1 {
+			t.Fatalf("version %s: %d benchmarks, want 1", v, len(s))
+		}
+		for _, smp := range s {
+			if len(smp.Forks) != 2 {
+				t.Errorf("version %s: %d forks, want 2", v, len(smp.Forks))
+			}
+		}
+	}
+	var exported bytes.Buffer
+	if code := mbench([]string{"export", "-db", db, "ab"}, &exported, &stderr); code != 0 {
+		t.Fatalf("mbench export: exit %d\n%s", code, &stderr)
+	}
+	exportFile := filepath.Join(tmp, "export.txt")
+	if err := os.WriteFile(exportFile, exported.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(exported.String(), "\nversion: new\n") {
+		t.Errorf("export has no version configuration line:\n%s", &exported)
+	}
+	for name, path := range map[string]string{"-json": js, "-o": txt, "export": exportFile} {
+		r, _, err := bench.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := measured(r); !maps.Equal(got, want) {
+			t.Errorf("%s: measurement iterations per version %v, want %v", name, got, want)
+		}
+	}
+	if got := measured(stored); !maps.Equal(got, want) {
+		t.Errorf("database: measurement iterations per version %v, want %v", got, want)
 	}
 }
