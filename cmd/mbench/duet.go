@@ -172,6 +172,9 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 	defer db.Close()
 	sess, err := ab.NewParallel(ctx, *c, db)
 	if err != nil {
+		if ctx.Err() != nil {
+			return errors.New("interrupted before the session started")
+		}
 		return err
 	}
 	// The header is part of the text report; a machine format on stdout
@@ -190,6 +193,9 @@ func duetCmd(e *env, f *duetFlags, args []string) error {
 	}
 	fmt.Fprintf(e.stderr, "mbench: %d paired iterations stored in %s as runs %s (old) and %s (new)\n", res.Pairs, f.db, res.Old.ID, res.New.ID)
 	if res.Pairs == 0 {
+		if ctx.Err() != nil {
+			return errors.New("interrupted before a pair was measured")
+		}
 		if runErr != nil {
 			return runErr
 		}
