@@ -187,6 +187,9 @@ func realPath(path string) string {
 func toplevel(ctx context.Context, dir string) (string, error) {
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
 	}
 	return top, nil

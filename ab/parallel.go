@@ -1,0 +1,637 @@
+package ab
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	mrand "math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/duet"
+	"github.com/mbench/mbench/internal/gitrev"
+	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/stats"
+	"github.com/mbench/mbench/store"
+)
+
+// ParallelConfig configures a parallel A/B session: duet benchmarking
+// (Bulej et al., ICPE 2020), the two versions running at the same time,
+// each pinned to its own CPU, every measured iteration of both started
+// together. Interference from the rest of the machine hits both versions at
+// once and cancels in the ratio of a pair.
+//
+// The versions are given once, as exactly one of: two git revisions
+// (OldRev, NewRev), two prebuilt test binaries (OldBin, NewBin), or two
+// commands (CmdOld, CmdNew). With AA the new version is the old one.
+type ParallelConfig struct {
+	// Dir is the directory the packages are relative to, inside the
+	// module (and its git repository, for revisions); "" is the current
+	// directory. Packages are the package patterns, "./..." when empty.
+	Dir      string
+	Packages []string
+
+	// OldRev and NewRev are git revisions, built in scratch worktrees
+	// (internal/gitrev) so the working tree is never touched; NewRev "."
+	// is the working tree itself.
+	OldRev, NewRev string
+	// OldBin and NewBin are prebuilt test binaries. They carry no probe:
+	// the two sides run free, paired by iteration index.
+	OldBin, NewBin string
+	// CmdOld and CmdNew are shell commands (run by sh -c); one run of a
+	// command is one iteration of benchmark "Command", measured by its
+	// wall time or, with MetricRE, by the number the first submatch of
+	// MetricRE finds in its output, in Unit ("value" when empty).
+	CmdOld, CmdNew string
+	MetricRE       *regexp.Regexp
+	Unit           string
+	// AA runs the old version against itself: the control that shows
+	// what "no change" looks like on this machine.
+	AA bool
+
+	// Bench selects the benchmarks by regular expression, as -test.bench.
+	Bench string
+	// Runs is the number of runs per benchmark, each a fresh pair of
+	// processes, with Warmup discarded and Iters measured paired
+	// iterations. The confidence interval is over runs, so Runs is at
+	// least 2.
+	Runs, Iters, Warmup int
+	// Iter is the duration one iteration is calibrated to. Timeout ends a
+	// run that takes longer.
+	Iter, Timeout time.Duration
+	// CPUs are the two CPUs the sides run on; which side gets which is
+	// drawn per run.
+	CPUs [2]int
+	// Filler keeps the side that finishes an iteration first busy until
+	// the other finishes (paper 001 §4.4).
+	Filler bool
+	// Probe builds the test binaries with the testing-package probe
+	// (barrier and filler); without it, or when the toolchain does not
+	// fit it, the two sides run free.
+	Probe bool
+	// Tags and GCFlags are passed to go test -c. CacheDir holds the built
+	// binaries (run.BuildOptions.CacheDir).
+	Tags, GCFlags, CacheDir string
+	// Benchmem also records B/op and allocs/op.
+	Benchmem bool
+	// OldLabel and NewLabel name the two stored runs; by default the
+	// revisions, binaries' names, or "old" and "new".
+	OldLabel, NewLabel string
+	// Seed seeds the order of benchmarks and the CPU assignment.
+	Seed uint64
+	// Verbose logs each run as it starts.
+	Verbose bool
+	// Platform describes the machine, for the stored runs' metadata and
+	// the working tree's default label; nil means run.Detect's, whose
+	// warnings are then the session's.
+	Platform *run.Platform
+}
+
+// DefaultParallelConfig is the configuration of `mbench duet` without
+// flags, apart from the versions, which have no default but NewRev.
+var DefaultParallelConfig = ParallelConfig{
+	NewRev: gitrev.WorkingTree,
+	Bench:  ".",
+	Runs:   10, Iters: 10, Warmup: 1,
+	Iter: 50 * time.Millisecond, Timeout: 10 * time.Minute,
+	CPUs:   [2]int{0, 1},
+	Filler: true, Probe: true,
+	Seed: compare.DefaultOptions.Seed,
+}
+
+// validate reports a configuration that cannot run.
+func (c *ParallelConfig) validate() error {
+	modes := 0
+	for _, set := range []bool{c.OldRev != "", c.OldBin != "" || c.NewBin != "", c.CmdOld != "" || c.CmdNew != ""} {
+		if set {
+			modes++
+		}
+	}
+	switch {
+	case modes != 1:
+		return errors.New("ab: give the old version once: a revision, a prebuilt binary or a command")
+	case c.OldRev != "" && c.NewRev == "" && !c.AA, c.OldBin != "" && c.NewBin == "" && !c.AA, c.CmdOld != "" && c.CmdNew == "" && !c.AA:
+		return errors.New("ab: the new version is missing")
+	case c.Runs < 2:
+		return fmt.Errorf("ab: %d runs: want at least 2 (the interval is over runs)", c.Runs)
+	case c.Iters < 1 || c.Warmup < 0:
+		return fmt.Errorf("ab: %d iterations, %d warm-up: want at least one measured iteration and no negative warm-up", c.Iters, c.Warmup)
+	case c.Iter <= 0:
+		return fmt.Errorf("ab: iteration time %v: want a positive duration", c.Iter)
+	case c.CPUs[0] == c.CPUs[1]:
+		return fmt.Errorf("ab: CPUs %d and %d: want two different CPUs", c.CPUs[0], c.CPUs[1])
+	case c.MetricRE != nil && c.MetricRE.NumSubexp() < 1:
+		return fmt.Errorf("ab: metric %q: want a submatch around the number", c.MetricRE)
+	}
+	return nil
+}
+
+// unit is the unit of a command's values.
+func (c *ParallelConfig) unit() string {
+	switch {
+	case c.MetricRE == nil:
+		return "sec/op"
+	case c.Unit == "":
+		return "value"
+	}
+	return c.Unit
+}
+
+// A ParallelSession is a parallel A/B session whose two runs exist in the
+// store: NewParallel creates them, so their ids can be shown before the
+// measurements start, and Run fills them.
+type ParallelSession struct {
+	// ID is the session's id, the "duet" setting both runs carry;
+	// compare.Paired recognises the pair by it.
+	ID string
+	// Old and New are the two stored runs ("duet-side" old and new), with
+	// their ids and labels; Run appends each stored measurement.
+	Old, New *bench.Run
+
+	cfg      ParallelConfig
+	dir      string
+	db       *store.Store
+	instance string
+	warnings []error
+	stored   int
+	ran      bool
+}
+
+// A ParallelResult is what a parallel session measured.
+type ParallelResult struct {
+	// ID is the session's id; Old and New are its two runs with every
+	// measurement stored, warm-up included.
+	ID       string
+	Old, New *bench.Run
+	// Pairs is the number of paired iterations stored.
+	Pairs int
+	// Skews holds the start skew of each measured pair, as a fraction of
+	// its iteration: how well the pairing held.
+	Skews []float64
+	// Status is the runs' final status in the store: "complete",
+	// "interrupted" or "failed".
+	Status string
+	// Warnings are problems that did not stop the session: the probe
+	// missing, benchmarks in one version only, benchmarks that failed and
+	// were left out.
+	Warnings []error
+}
+
+// CPUTimes reports whether the pairs carry the processes' CPU time
+// (cpu-sec/op), which only the probe measures.
+func (r *ParallelResult) CPUTimes() bool {
+	for i := range r.Old.Measurements {
+		if _, ok := r.Old.Measurements[i].Get("cpu-sec/op"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// RunParallel runs a parallel A/B session: it builds, discovers,
+// calibrates and runs the two versions' benchmarks in pairs, storing every
+// paired iteration in db as its run of processes ends, and logs progress
+// to log (which may be nil). It is NewParallel followed by Run.
+//
+// When the session started but ended early (ctx cancelled, a benchmark
+// failed, the store failed), RunParallel returns both the result, holding
+// every pair stored, and the error.
+func RunParallel(ctx context.Context, cfg ParallelConfig, db *store.Store, log io.Writer) (*ParallelResult, error) {
+	s, err := NewParallel(ctx, cfg, db)
+	if err != nil {
+		return nil, err
+	}
+	return s.Run(ctx, log)
+}
+
+// NewParallel checks cfg, resolves its revisions and creates the session's
+// two runs in db.
+func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (*ParallelSession, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	s := &ParallelSession{cfg: cfg, db: db, dir: cfg.Dir}
+	if s.dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		s.dir = wd
+	}
+	if len(s.cfg.Packages) == 0 {
+		s.cfg.Packages = []string{"./..."}
+	}
+	var platform run.Platform
+	if cfg.Platform != nil {
+		platform = *cfg.Platform
+	} else {
+		platform = run.Detect(ctx, s.dir)
+		for _, w := range run.PlatformWarnings(platform) {
+			s.warnings = append(s.warnings, errors.New(w))
+		}
+	}
+	s.instance = platform.Host
+
+	var (
+		old, new = &bench.Run{Label: "old"}, &bench.Run{Label: "new"}
+	)
+	switch {
+	case cfg.OldRev != "":
+		revs := []*bench.Run{old, new}
+		for i, rev := range []string{cfg.OldRev, cfg.NewRev} {
+			if i == 1 && cfg.AA {
+				break
+			}
+			r, err := gitrev.Resolve(ctx, s.dir, rev)
+			if err != nil {
+				return nil, err
+			}
+			revs[i].Label, revs[i].Commit, revs[i].Dirty = rev, r.Commit, r.Dirty
+		}
+		if cfg.NewRev == gitrev.WorkingTree && !cfg.AA {
+			new.Label = platform.DefaultLabel()
+			if new.Label == "" {
+				new.Label = "worktree"
+			}
+		}
+	case cfg.OldBin != "":
+		old.Label = filepath.Base(cfg.OldBin)
+		new.Label = filepath.Base(cfg.NewBin)
+	}
+	if cfg.AA {
+		new.Label, new.Commit, new.Dirty = old.Label+" (again)", old.Commit, old.Dirty
+	}
+	if cfg.OldLabel != "" {
+		old.Label = cfg.OldLabel
+	}
+	if cfg.NewLabel != "" {
+		new.Label = cfg.NewLabel
+	}
+	if old.Label == new.Label {
+		new.Label += " (new)"
+	}
+
+	var id [6]byte
+	rand.Read(id[:])
+	s.ID = hex.EncodeToString(id[:])
+	settings := map[string]string{
+		"duet": s.ID, "runs": fmt.Sprint(cfg.Runs), "iters": fmt.Sprint(cfg.Iters), "warmup": fmt.Sprint(cfg.Warmup),
+		"iter": cfg.Iter.String(), "cpus": fmt.Sprintf("%d,%d", cfg.CPUs[0], cfg.CPUs[1]), "filler": fmt.Sprint(cfg.Filler),
+		"seed": fmt.Sprint(cfg.Seed),
+	}
+	for i, r := range []*bench.Run{old, new} {
+		r.Toolchain, r.GOOS, r.GOARCH, r.Host, r.CPU = platform.Go, platform.OS, platform.Arch, platform.Host, platform.CPU
+		r.Start = time.Now()
+		r.Settings = make(map[string]string, len(settings)+1)
+		for k, v := range settings {
+			r.Settings[k] = v
+		}
+		r.Settings["duet-side"] = []string{"old", "new"}[i]
+		var err error
+		if r.ID, err = db.CreateRun(r); err != nil {
+			return nil, err
+		}
+	}
+	s.Old, s.New = old, new
+	return s, nil
+}
+
+// Run runs the session once, logging progress to log (which may be nil),
+// and marks the two runs complete, interrupted or failed in the store.
+// Every pair is stored before Run returns, also when ctx is cancelled;
+// the checkouts of revisions are removed then too.
+//
+// When the session ends early (ctx cancelled, a benchmark failed, the
+// store failed), Run returns both the result, holding every pair stored,
+// and the error.
+func (s *ParallelSession) Run(ctx context.Context, log io.Writer) (*ParallelResult, error) {
+	if s.ran {
+		return nil, errors.New("ab: a parallel session runs once")
+	}
+	s.ran = true
+	if log == nil {
+		log = io.Discard
+	}
+	var skews []float64
+	var err error
+	if s.cfg.CmdOld != "" {
+		skews, err = s.commands(ctx, log)
+	} else {
+		skews, err = s.benchmarks(ctx, log)
+	}
+	status := "complete"
+	switch {
+	case ctx.Err() != nil:
+		status = "interrupted"
+	case err != nil:
+		status = "failed"
+	}
+	for _, id := range []string{s.Old.ID, s.New.ID} {
+		if ferr := s.db.Finish(id, time.Now(), status); ferr != nil {
+			s.warnings = append(s.warnings, fmt.Errorf("recording the end of run %s: %v", id, ferr))
+		}
+	}
+	res := &ParallelResult{ID: s.ID, Old: s.Old, New: s.New, Pairs: s.stored, Skews: skews, Status: status, Warnings: s.warnings}
+	return res, err
+}
+
+// add stores one paired iteration durably, old side first.
+func (s *ParallelSession) add(old, new bench.Measurement) error {
+	for _, side := range []struct {
+		r *bench.Run
+		m bench.Measurement
+	}{{s.Old, old}, {s.New, new}} {
+		if err := s.db.Append(side.r.ID, side.m); err != nil {
+			return err
+		}
+		side.r.Measurements = append(side.r.Measurements, side.m)
+	}
+	s.stored++
+	return nil
+}
+
+func (s *ParallelSession) warnf(format string, args ...any) {
+	s.warnings = append(s.warnings, fmt.Errorf(format, args...))
+}
+
+// commands runs a session of two commands: one benchmark, "Command".
+func (s *ParallelSession) commands(ctx context.Context, log io.Writer) ([]float64, error) {
+	cfg := &s.cfg
+	cmdNew := cfg.CmdNew
+	if cfg.AA {
+		cmdNew = cfg.CmdOld
+	}
+	unit, n := cfg.unit(), 1
+	key := bench.Key{Package: "command", Name: "Command"}
+	rng := mrand.New(mrand.NewPCG(cfg.Seed, 0x63707573))
+	var skews []float64
+	for r := 1; r <= cfg.Runs; r++ {
+		c := cfg.CPUs
+		if rng.IntN(2) == 1 {
+			c[0], c[1] = c[1], c[0]
+		}
+		if cfg.Verbose {
+			fmt.Fprintf(log, "run %d of %d: old on CPU %d, new on CPU %d\n", r, cfg.Runs, c[0], c[1])
+		}
+		spec := duet.CommandSpec{
+			Old: []string{"sh", "-c", cfg.CmdOld}, New: []string{"sh", "-c", cmdNew},
+			Metric: cfg.MetricRE, CPUs: c, Iterations: cfg.Warmup + cfg.Iters, Timeout: cfg.Timeout, Filler: cfg.Filler,
+		}
+		var storeErr error
+		err := duet.RunCommands(ctx, spec, func(p duet.CommandPair) bool {
+			phase := bench.Measure
+			if p.Iteration < cfg.Warmup {
+				phase = bench.Warmup
+			}
+			coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: p.Iteration, Phase: phase}
+			old := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.Old, Unit: unit}}}
+			new := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.New, Unit: unit}}}
+			if storeErr = s.add(old, new); storeErr != nil {
+				return false
+			}
+			if phase == bench.Measure && cfg.MetricRE == nil {
+				skews = append(skews, p.Skew.Seconds()/math.Max(p.Old, p.New))
+			}
+			return true
+		})
+		if storeErr != nil {
+			return skews, fmt.Errorf("storing a pair: %w", storeErr)
+		}
+		if err != nil {
+			return skews, err
+		}
+	}
+	return skews, nil
+}
+
+// parallelTarget is one benchmark present in both versions.
+type parallelTarget struct {
+	old, new run.Target
+	n        int
+	failed   bool
+}
+
+// benchmarks runs the session of the two versions' test binaries.
+func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]float64, error) {
+	cfg := &s.cfg
+	v, err := build(ctx, buildSpec{
+		dir: s.dir, patterns: cfg.Packages,
+		oldRev: cfg.OldRev, newRev: cfg.NewRev, oldBin: cfg.OldBin, newBin: cfg.NewBin, same: cfg.AA,
+		probe: cfg.Probe,
+		opts:  run.BuildOptions{Tags: cfg.Tags, GCFlags: cfg.GCFlags, CacheDir: cfg.CacheDir, Log: log},
+	})
+	defer v.cleanup()
+	s.warnings = append(s.warnings, v.warnings...)
+	if err != nil {
+		return nil, err
+	}
+
+	// The benchmarks of both versions, discovered as they will run:
+	// pinned to one CPU.
+	discover := func(bins []run.Binary, cpu int) (map[bench.Key]run.Target, []bench.Key, error) {
+		byKey := map[bench.Key]run.Target{}
+		var keys []bench.Key
+		for i := range bins {
+			ts, err := run.Discover(ctx, &bins[i], cfg.Bench, nil, []int{cpu}, cfg.Timeout)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, t := range ts {
+				byKey[t.Key] = t
+				keys = append(keys, t.Key)
+			}
+		}
+		return byKey, keys, nil
+	}
+	olds, oldKeys, err := discover(v.old, cfg.CPUs[0])
+	if err != nil {
+		return nil, err
+	}
+	news, _, err := discover(v.new, cfg.CPUs[1])
+	if err != nil {
+		return nil, err
+	}
+	var targets []*parallelTarget
+	var onlyOld, onlyNew []string
+	for _, k := range oldKeys {
+		if nt, ok := news[k]; ok {
+			targets = append(targets, &parallelTarget{old: olds[k], new: nt})
+		} else {
+			onlyOld = append(onlyOld, k.String())
+		}
+	}
+	for k := range news {
+		if _, ok := olds[k]; !ok {
+			onlyNew = append(onlyNew, k.String())
+		}
+	}
+	slices.Sort(onlyNew)
+	if len(onlyOld)+len(onlyNew) > 0 {
+		s.warnf("benchmarks in one version only are not compared: old only %v, new only %v", onlyOld, onlyNew)
+	}
+	if len(targets) == 0 {
+		return nil, fmt.Errorf("no benchmark matching %q is in both versions", cfg.Bench)
+	}
+	fmt.Fprintf(log, "%d benchmarks in both versions; %d runs each\n", len(targets), cfg.Runs)
+
+	rng := mrand.New(mrand.NewPCG(cfg.Seed, 0x64756574))
+	var skews []float64
+	start := time.Now()
+	for r := 1; r <= cfg.Runs; r++ {
+		order := rng.Perm(len(targets))
+		for k, ti := range order {
+			t := targets[ti]
+			if t.failed {
+				continue
+			}
+			if ctx.Err() != nil {
+				return skews, ctx.Err()
+			}
+			if t.n == 0 {
+				n, _, err := run.Calibrate(ctx, &t.old, cfg.Iter, false, cfg.Timeout)
+				if err != nil {
+					t.failed = true
+					s.warnf("%s: calibration failed: %v", t.old.Key, err)
+					continue
+				}
+				t.n = n
+			}
+			c := cfg.CPUs
+			if rng.IntN(2) == 1 {
+				c[0], c[1] = c[1], c[0]
+			}
+			if cfg.Verbose {
+				fmt.Fprintf(log, "run %d/%d, %d/%d %s: N=%d, old on CPU %d, new on CPU %d, %v elapsed\n",
+					r, cfg.Runs, k+1, len(order), t.old.Key, t.n, c[0], c[1], time.Since(start).Round(time.Second))
+			}
+			spec := duet.PairSpec{
+				Old: duet.Side{Binary: *t.old.Binary, CPU: c[0]}, New: duet.Side{Binary: *t.new.Binary, CPU: c[1]},
+				Pattern: t.old.Pattern, N: t.n, Count: cfg.Warmup + cfg.Iters, Procs: t.old.Procs,
+				Benchmem: cfg.Benchmem, NoFiller: !cfg.Filler, Timeout: cfg.Timeout,
+			}
+			// Pairs are stored when the run ends, not as they arrive:
+			// this process shares the two CPUs with the sides, and a
+			// durable write during an iteration would slow one side.
+			var pairs []duet.Pair
+			collect := func(p duet.Pair) bool {
+				pairs = append(pairs, p)
+				return true
+			}
+			var runErr error
+			if v.probed {
+				_, runErr = duet.RunPair(ctx, spec, collect)
+			} else {
+				_, runErr = duet.RunFree(ctx, spec, collect)
+			}
+			for i, p := range pairs {
+				phase := bench.Measure
+				if i < cfg.Warmup {
+					phase = bench.Warmup
+				}
+				coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: i, Phase: phase}
+				if err := s.add(parallelMeasurement(t.old.Key, coord, p.Old, cfg.Benchmem), parallelMeasurement(t.old.Key, coord, p.New, cfg.Benchmem)); err != nil {
+					return skews, fmt.Errorf("storing a pair: %w", err)
+				}
+				if phase == bench.Measure {
+					if it := (p.Old.Duration + p.New.Duration) / 2; it > 0 {
+						skews = append(skews, p.Skew().Seconds()/it.Seconds())
+					}
+				}
+			}
+			switch {
+			case ctx.Err() != nil:
+				return skews, ctx.Err()
+			case runErr != nil:
+				t.failed = true
+				s.warnf("%s failed in run %d; it is left out of later runs: %v", t.old.Key, r, runErr)
+			}
+		}
+	}
+	failed := 0
+	for _, t := range targets {
+		if t.failed {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return skews, fmt.Errorf("%d of %d benchmarks failed", failed, len(targets))
+	}
+	return skews, nil
+}
+
+// parallelMeasurement is one side's iteration as a stored measurement.
+func parallelMeasurement(key bench.Key, coord bench.Coord, it duet.Iteration, benchmem bool) bench.Measurement {
+	n := max(it.N, 1)
+	m := bench.Measurement{Key: key, Coord: coord, N: it.N, Start: it.Start, End: it.End,
+		Values: []bench.Value{{Value: it.Duration.Seconds() / float64(n), Unit: "sec/op", OrigUnit: "ns/op", OrigValue: float64(it.Duration.Nanoseconds()) / float64(n)}}}
+	if it.CPU > 0 {
+		m.Values = append(m.Values, bench.Value{Value: it.CPU.Seconds() / float64(n), Unit: "cpu-sec/op",
+			OrigUnit: "cpu-ns/op", OrigValue: float64(it.CPU.Nanoseconds()) / float64(n)})
+	}
+	if benchmem {
+		m.Values = append(m.Values,
+			bench.Value{Value: float64(it.MemBytes) / float64(n), Unit: "B/op"},
+			bench.Value{Value: float64(it.MemAllocs) / float64(n), Unit: "allocs/op"})
+	}
+	return m
+}
+
+// ParallelNotes returns what only a parallel session knows, for the end of
+// the text report: the start skew of paired iterations, and how much
+// narrower the pairing made the intervals of res than the same data
+// shuffled. It starts with an empty line.
+func ParallelNotes(res *compare.Result, skews []float64) string {
+	var b strings.Builder
+	b.WriteString("\n")
+	if len(skews) > 0 {
+		fmt.Fprintf(&b, "start skew of paired iterations: median %.3f%%, max %.3f%% of the iteration (%d pairs)\n",
+			100*stats.Median(skews), 100*slices.Max(skews), len(skews))
+	}
+	var gains []float64
+	for _, row := range res.Rows {
+		if w, p := row.Shuffled.RelWidth(), row.Ratio.RelWidth(); w > 0 && p > 0 {
+			gains = append(gains, w/p)
+		}
+	}
+	if len(gains) > 0 {
+		fmt.Fprintf(&b, "pairing: with the pairs shuffled, intervals are %.1f× as wide (median over %d benchmarks; range %.1f–%.1f)\n",
+			stats.Median(gains), len(gains), slices.Min(gains), slices.Max(gains))
+	}
+	return b.String()
+}
+
+// ParallelCPUNote compares the wall-time intervals of a parallel session
+// with those of the processes' CPU time, and returns a note when the
+// wall-time ones are much wider, "" otherwise. Another process that takes
+// one side's CPU for a while slows that side only, which pairing cannot
+// cancel; CPU time does not count it.
+func ParallelCPUNote(wall, cpu *compare.Result) string {
+	widths := map[bench.Key]float64{}
+	for _, row := range cpu.Rows {
+		widths[row.Key] = row.Ratio.RelWidth()
+	}
+	var ratios []float64
+	for _, row := range wall.Rows {
+		if c, ok := widths[row.Key]; ok && c > 0 && row.Ratio.RelWidth() > 0 {
+			ratios = append(ratios, row.Ratio.RelWidth()/c)
+		}
+	}
+	if len(ratios) == 0 {
+		return ""
+	}
+	if r := stats.Median(ratios); r >= 2 {
+		return fmt.Sprintf("CPU time: wall-time intervals are %.1f× wider than the processes' CPU-time ones (median over %d benchmarks):\n"+
+			"other work took the CPUs from one side at a time; -metric cpu-sec/op compares without it\n", r, len(ratios))
+	}
+	return ""
+}
