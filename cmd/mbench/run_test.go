@@ -141,6 +141,10 @@ func TestRunFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Packages are one version: no version anywhere.
+	if got := fromJSON.Versions(); !slices.Equal(got, []string{""}) || bytes.Contains(out, []byte("version:")) {
+		t.Errorf("a run of one version has versions %q:\n%s", got, out)
+	}
 	measured := 0
 	for _, m := range fromJSON.Measurements {
 		if m.Coord.Phase == bench.Measure {
