@@ -152,9 +152,11 @@ type Result struct {
 	}
 	// Warnings are problems of the data that limit the conclusions.
 	Warnings []string
-	// Paired is set when the two sides are the halves of a duet (see
-	// Paired): rows compare paired iterations, and Row.Old and Row.New
-	// centres are geometric means.
+	// Paired is set when the two sides were measured paired in time: the
+	// halves of a duet (see Paired), whose rows compare paired iterations
+	// and whose Row.Old and Row.New centres are geometric means, or the
+	// versions of an interleaved session (see Interleaved), whose rows
+	// compare the processes of each round.
 	Paired bool
 }
 
@@ -233,16 +235,20 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	boot := stats.Bootstrap{Level: 1 - opts.Alpha, Replicates: opts.Replicates}
 	minN := MinSamples(opts.Alpha)
 	paired := Paired(old, new)
-	res.Paired = paired
+	rounds := Interleaved(old, new)
+	res.Paired = paired || rounds
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
 				row := &res.Rows[i]
-				if paired {
+				switch {
+				case paired:
 					pairedRow(row, olds[row.Key], news[row.Key], opts, res.Better)
-				} else {
+				case rounds:
+					roundsRow(row, olds[row.Key], news[row.Key], opts, boot, res.Better)
+				default:
 					compareRow(row, olds[row.Key], news[row.Key], opts, boot, minN, res.Better)
 				}
 			}
@@ -257,10 +263,10 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	noForks := map[string]bool{}
 	var logSum [3]float64
 	for _, row := range res.Rows {
-		if row.Old.Forks < 2 && !paired {
+		if row.Old.Forks < 2 && !res.Paired {
 			noForks[old.Label] = true
 		}
-		if row.New.Forks < 2 && !paired {
+		if row.New.Forks < 2 && !res.Paired {
 			noForks[new.Label] = true
 		}
 		if row.Old.Center > 0 && row.New.Center > 0 {

@@ -1,0 +1,118 @@
+package compare
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/stats"
+)
+
+// Settings of a run that holds an interleaved A/B session (see package
+// ab): the session's mode, the labels of its two versions, and the error
+// rate of each look of its sequential decision.
+const (
+	SettingMode      = "ab-mode"
+	SettingOld       = "ab-old"
+	SettingNew       = "ab-new"
+	SettingLookAlpha = "ab-look-alpha"
+	ModeInterleaved  = "interleaved"
+)
+
+// Interleaved reports whether old and new are the two versions of one
+// interleaved A/B session: the same run (by its settings) split by version,
+// old the session's old version and new its new one. Their processes were
+// run in rounds, one of each version per round, and are compared round by
+// round.
+func Interleaved(old, new *bench.Run) bool {
+	s, t := old.Settings, new.Settings
+	return s[SettingMode] == ModeInterleaved && t[SettingMode] == ModeInterleaved &&
+		s[SettingOld] == t[SettingOld] && s[SettingNew] == t[SettingNew] &&
+		old.Label == s[SettingOld] && new.Label == s[SettingNew]
+}
+
+// LookAlpha returns the error rate an interleaved session spent on each
+// look of its sequential decision, which is the level its intervals must be
+// read at; ok is false when r records none.
+func LookAlpha(r *bench.Run) (alpha float64, ok bool) {
+	a, err := strconv.ParseFloat(r.Settings[SettingLookAlpha], 64)
+	if err != nil || !(a > 0 && a < 1) {
+		return 0, false
+	}
+	return a, true
+}
+
+// roundsRow fills in the row of an interleaved session: the processes of
+// the two versions that ran in the same round (suite run) are paired, and
+// stats.RoundRatio takes the geometric mean of their ratios with an interval
+// over rounds, so that the machine's drift between rounds cancels. Rounds
+// with one side missing (a failed or interrupted process) are left out.
+func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap, better int) {
+	row.Method = "rounds"
+	byRound := make(map[int][]float64)
+	for i, id := range n.IDs {
+		byRound[id.SuiteRun] = n.Forks[i]
+	}
+	var olds, news [][]float64
+	var all [2][]float64
+	for i, id := range o.IDs {
+		nf, ok := byRound[id.SuiteRun]
+		if !ok {
+			continue
+		}
+		olds, news = append(olds, o.Forks[i]), append(news, nf)
+		all[0], all[1] = append(all[0], o.Forks[i]...), append(all[1], nf...)
+	}
+	row.Old = Side{Center: opts.Stat.Of(all[0]), N: len(all[0]), Forks: len(olds)}
+	row.New = Side{Center: opts.Stat.Of(all[1]), N: len(all[1]), Forks: len(news)}
+	row.Ratio = stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: boot.Level}
+	if len(olds) < 2 {
+		row.Verdict = TooFew
+		row.Note = fmt.Sprintf("need at least 2 rounds with both versions for an interval; have %d", len(olds))
+		return
+	}
+	if !positive(all[0]) || !positive(all[1]) {
+		// Zeros (0 B/op, 0 allocs/op) have no logarithm: the same value
+		// everywhere is no change, anything else is compared unpaired.
+		if constant(all[0], all[1]) {
+			row.Ratio = stats.Interval{Center: 1, Lo: 1, Hi: 1, Level: boot.Level}
+			row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+			return
+		}
+		compareRow(row, o, n, opts, boot, 2, better)
+		row.Note = "values of 0: compared without the pairing"
+		return
+	}
+	h := fnv.New64a()
+	h.Write([]byte(row.Key.String()))
+	r := rand.New(rand.NewPCG(opts.Seed, h.Sum64()))
+	row.Ratio = boot.RoundRatio(olds, news, r)
+	row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+	if len(olds) < len(o.Forks) || len(news) < len(n.Forks) {
+		row.Note = fmt.Sprintf("%d rounds with one version only left out", len(o.Forks)+len(n.Forks)-2*len(olds))
+	}
+}
+
+func positive(x []float64) bool {
+	for _, v := range x {
+		if !(v > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// constant reports whether every value of a and b is the same.
+func constant(a, b []float64) bool {
+	for _, x := range [][]float64{a, b} {
+		for _, v := range x {
+			if v != a[0] {
+				return false
+			}
+		}
+	}
+	return len(a) > 0
+}
