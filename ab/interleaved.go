@@ -1,0 +1,704 @@
+package ab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/stats"
+	"github.com/mbench/mbench/store"
+)
+
+// A Config says what an interleaved session compares and how long it may
+// take. Start from DefaultConfig.
+type Config struct {
+	// Old and New are the two versions' test binaries, one per package
+	// (see Build), and their labels.
+	Old, New           []run.Binary
+	OldLabel, NewLabel string
+	// Bench selects the benchmarks, as -test.bench does.
+	Bench string
+	// Iter is the target duration of one iteration; Iterations the
+	// measured iterations per process, after Warmup discarded ones.
+	Iter       time.Duration
+	Iterations int
+	Warmup     int
+	// MinRounds and MaxRounds are the first and the last look of the
+	// sequential decision (stats.NewSequence); Budget, when positive, ends
+	// the session once the next round would not fit in it.
+	MinRounds, MaxRounds int
+	Budget               time.Duration
+	// Timeout ends a process that runs longer.
+	Timeout time.Duration
+	// Benchmem also records B/op and allocs/op.
+	Benchmem bool
+	// Compare holds the analysis settings: Alpha is the error rate of the
+	// whole sequential decision, spent over its looks.
+	Compare compare.Options
+	// Instance names the machine in the measurements' coordinates.
+	Instance string
+	// Log receives progress lines; nil discards them.
+	Log io.Writer
+}
+
+// DefaultConfig holds the defaults of `mbench ab`, chosen by measurement
+// (docs/eval/ab.md).
+var DefaultConfig = Config{
+	Bench:      ".",
+	Iter:       50 * time.Millisecond,
+	Iterations: 5,
+	Warmup:     1,
+	MinRounds:  5,
+	MaxRounds:  30,
+	Timeout:    2 * time.Minute,
+	Benchmem:   true,
+	Compare: func() compare.Options {
+		o := compare.DefaultOptions
+		o.Alpha = 0.05
+		return o
+	}(),
+}
+
+// Why a benchmark stopped.
+const (
+	StopDecided   = "decided"
+	StopMaxRounds = "max rounds"
+	StopBudget    = "budget"
+	StopFailed    = "failed"
+	StopCancelled = "interrupted"
+)
+
+// A Benchmark is one benchmark of a session.
+type Benchmark struct {
+	Key bench.Key
+	// N is the operations per iteration, the same for both versions.
+	N int
+	// Rounds counts the rounds in which both versions ran.
+	Rounds int
+	// Stop says why no more rounds were run ("" while it goes on).
+	Stop string
+	// Err is the failure that ended it, naming the version.
+	Err error
+
+	old, new run.Target
+}
+
+// A Session is an interleaved comparison of two versions, stored as one
+// run.
+type Session struct {
+	ID       string
+	Run      *bench.Run
+	Sequence stats.Sequence
+	// Benchmarks are those present in both versions, in the order of
+	// discovery.
+	Benchmarks []*Benchmark
+	// OnlyOld and OnlyNew are benchmarks found in one version only.
+	OnlyOld, OnlyNew []bench.Key
+	// Rounds is the number of rounds run; Elapsed their wall time.
+	Rounds  int
+	Elapsed time.Duration
+	// Warnings are problems that limit the result.
+	Warnings []string
+
+	cfg      Config
+	db       *store.Store
+	rng      *rand.Rand
+	failures []string // of benchmarks not in Benchmarks
+}
+
+// Versions returns the parts of the session's run that measured the old
+// and the new version, which compare.Compare pairs round by round.
+func (s *Session) Versions() (old, new *bench.Run) {
+	return s.Run.Version(s.cfg.OldLabel), s.Run.Version(s.cfg.NewLabel)
+}
+
+// Compare analyses the session in one unit: the rows compare.Compare
+// gives for the two versions at the error rate of one look, which is the
+// rate every benchmark's decision was taken at.
+func (s *Session) Compare(unit string) (*compare.Result, error) {
+	opts := s.cfg.Compare
+	opts.Metric = unit
+	opts.Alpha = s.Sequence.LookAlpha()
+	old, new := s.Versions()
+	return compare.Compare(old, new, opts)
+}
+
+// Interleaved runs an interleaved session of cfg.Old against cfg.New and
+// stores it in db. It returns the session also with an error, as long as
+// the session was created: a cancelled context or failed benchmarks leave
+// every finished process in the store and in Session.Run.
+func Interleaved(ctx context.Context, cfg Config, db *store.Store, meta *bench.Run) (*Session, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	s := &Session{cfg: cfg, db: db, Sequence: stats.NewSequence(cfg.Compare.Alpha, cfg.MinRounds, cfg.MaxRounds)}
+	s.rng = rand.New(rand.NewPCG(cfg.Compare.Seed, 0x616220726f756e64))
+	if err := s.discover(ctx); err != nil {
+		return nil, err
+	}
+	run := *meta
+	run.Settings = sessionSettings(meta.Settings, cfg, s.Sequence)
+	id, err := db.CreateRun(&run)
+	if err != nil {
+		return nil, err
+	}
+	s.ID, s.Run = id, &run
+	err = s.rounds(ctx)
+	status := "complete"
+	switch {
+	case ctx.Err() != nil:
+		status = "interrupted"
+	case err != nil:
+		status = "failed"
+	}
+	if ferr := db.Finish(id, time.Now(), status); ferr != nil && err == nil {
+		err = ferr
+	}
+	return s, err
+}
+
+// Resume goes on with the interleaved session stored as run id in db,
+// which an interrupt or a kill ended early. cfg names the same two
+// versions, by the same labels; the session's own settings (iterations,
+// looks, error rate, threshold, seed) replace cfg's. Each benchmark keeps
+// its rounds and operations per iteration; the looks it passed are taken
+// again on the rounds they saw, so they decide as they did; a round that
+// ran one version only is left out by the analysis and not repeated.
+func Resume(ctx context.Context, cfg Config, db *store.Store, id string) (*Session, error) {
+	stored, err := db.Load(id)
+	if err != nil {
+		return nil, err
+	}
+	set := stored.Settings
+	if set[compare.SettingMode] != compare.ModeInterleaved {
+		return nil, fmt.Errorf("run %s is not an interleaved session", id)
+	}
+	if set[compare.SettingOld] != cfg.OldLabel || set[compare.SettingNew] != cfg.NewLabel {
+		return nil, fmt.Errorf("run %s compares %s with %s, not %s with %s; give the same versions and labels",
+			id, set[compare.SettingOld], set[compare.SettingNew], cfg.OldLabel, cfg.NewLabel)
+	}
+	if err := restoreSettings(&cfg, set); err != nil {
+		return nil, fmt.Errorf("run %s: %v", id, err)
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	s := &Session{cfg: cfg, db: db, ID: stored.ID, Run: stored, Sequence: stats.NewSequence(cfg.Compare.Alpha, cfg.MinRounds, cfg.MaxRounds)}
+	if s.ID == "" {
+		s.ID = id
+	}
+	// A fresh random stream: the resumed rounds need not repeat the order
+	// of the ones already run.
+	s.rng = rand.New(rand.NewPCG(cfg.Compare.Seed, uint64(len(stored.Measurements))))
+	if err := s.discover(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.restore(); err != nil {
+		return nil, err
+	}
+	err = s.rounds(ctx)
+	status := "complete"
+	switch {
+	case ctx.Err() != nil:
+		status = "interrupted"
+	case err != nil:
+		status = "failed"
+	}
+	if ferr := db.Finish(s.ID, time.Now(), status); ferr != nil && err == nil {
+		err = ferr
+	}
+	return s, err
+}
+
+// restoreSettings sets cfg to the stored session's settings.
+func restoreSettings(cfg *Config, set map[string]string) error {
+	var errs []error
+	parse := func(key string, f func(string) error) {
+		if err := f(set[key]); err != nil {
+			errs = append(errs, fmt.Errorf("setting %s: %v", key, err))
+		}
+	}
+	parse("ab-alpha", func(v string) (err error) { cfg.Compare.Alpha, err = strconv.ParseFloat(v, 64); return })
+	parse("threshold", func(v string) (err error) { cfg.Compare.Threshold, err = strconv.ParseFloat(v, 64); return })
+	parse("iterations", func(v string) (err error) { cfg.Iterations, err = strconv.Atoi(v); return })
+	parse("warmup", func(v string) (err error) { cfg.Warmup, err = strconv.Atoi(v); return })
+	parse("iter", func(v string) (err error) { cfg.Iter, err = time.ParseDuration(v); return })
+	parse("seed", func(v string) (err error) { cfg.Compare.Seed, err = strconv.ParseUint(v, 10, 64); return })
+	parse("ab-looks", func(v string) (err error) {
+		looks := strings.Split(v, ",")
+		if cfg.MinRounds, err = strconv.Atoi(looks[0]); err != nil {
+			return err
+		}
+		cfg.MaxRounds, err = strconv.Atoi(looks[len(looks)-1])
+		return err
+	})
+	cfg.Bench = set["bench"]
+	return errors.Join(errs...)
+}
+
+// restore sets each benchmark's state from the stored measurements: its
+// operations per iteration, its rounds with both versions, and the
+// decisions of the looks it passed.
+func (s *Session) restore() error {
+	type pair struct{ old, new bool }
+	rounds := map[bench.Key]map[int]*pair{}
+	for _, m := range s.Run.Measurements {
+		s.Rounds = max(s.Rounds, m.Coord.SuiteRun)
+		if rounds[m.Key] == nil {
+			rounds[m.Key] = map[int]*pair{}
+		}
+		p := rounds[m.Key][m.Coord.SuiteRun]
+		if p == nil {
+			p = &pair{}
+			rounds[m.Key][m.Coord.SuiteRun] = p
+		}
+		switch m.Coord.Version {
+		case s.cfg.OldLabel:
+			p.old = true
+		case s.cfg.NewLabel:
+			p.new = true
+		}
+	}
+	for _, b := range s.Benchmarks {
+		for _, m := range s.Run.Measurements {
+			if m.Key == b.Key && m.Coord.Version == s.cfg.OldLabel {
+				b.N = m.N
+				break
+			}
+		}
+		for _, p := range rounds[b.Key] {
+			if p.old && p.new {
+				b.Rounds++
+			}
+		}
+	}
+	// Take the passed looks again, on the rounds each saw.
+	for _, l := range s.Sequence.Looks {
+		if err := s.lookAt(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Config) check() error {
+	switch {
+	case len(c.Old) == 0 || len(c.New) == 0:
+		return errors.New("ab: no test binary for a version")
+	case c.OldLabel == "" || c.NewLabel == "" || c.OldLabel == c.NewLabel:
+		return fmt.Errorf("ab: the versions need two different labels, have %q and %q", c.OldLabel, c.NewLabel)
+	case c.Iter <= 0:
+		return fmt.Errorf("ab: iteration time %v is not positive", c.Iter)
+	case c.Iterations < 1 || c.Warmup < 0:
+		return fmt.Errorf("ab: %d measured and %d warm-up iterations: want at least one measured", c.Iterations, c.Warmup)
+	case c.MinRounds < 2 || c.MaxRounds < c.MinRounds:
+		return fmt.Errorf("ab: rounds %d to %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
+	case !(c.Compare.Alpha > 0 && c.Compare.Alpha < 1):
+		return fmt.Errorf("ab: alpha %v is not between 0 and 1", c.Compare.Alpha)
+	}
+	return nil
+}
+
+// sessionSettings records what a later analysis or Resume needs to read
+// the session as it was run.
+func sessionSettings(base map[string]string, cfg Config, seq stats.Sequence) map[string]string {
+	out := map[string]string{}
+	for k, v := range base {
+		out[k] = v
+	}
+	looks := make([]string, len(seq.Looks))
+	for i, l := range seq.Looks {
+		looks[i] = strconv.Itoa(l)
+	}
+	for k, v := range map[string]string{
+		compare.SettingMode:      compare.ModeInterleaved,
+		compare.SettingOld:       cfg.OldLabel,
+		compare.SettingNew:       cfg.NewLabel,
+		compare.SettingLookAlpha: strconv.FormatFloat(seq.LookAlpha(), 'g', -1, 64),
+		"ab-alpha":               strconv.FormatFloat(cfg.Compare.Alpha, 'g', -1, 64),
+		"ab-looks":               strings.Join(looks, ","),
+		"threshold":              strconv.FormatFloat(cfg.Compare.Threshold, 'g', -1, 64),
+		"iter":                   cfg.Iter.String(),
+		"iterations":             strconv.Itoa(cfg.Iterations),
+		"warmup":                 strconv.Itoa(cfg.Warmup),
+		"seed":                   strconv.FormatUint(cfg.Compare.Seed, 10),
+		"bench":                  cfg.Bench,
+	} {
+		out[k] = v
+	}
+	return out
+}
+
+func (s *Session) logf(format string, args ...any) {
+	if s.cfg.Log != nil {
+		fmt.Fprintf(s.cfg.Log, format+"\n", args...)
+	}
+}
+
+// discover lists the benchmarks of both versions, as they will run:
+// unpinned, at the process's GOMAXPROCS.
+func (s *Session) discover(ctx context.Context) error {
+	list := func(bins []run.Binary, version string) (map[bench.Key]run.Target, []bench.Key, error) {
+		byKey := map[bench.Key]run.Target{}
+		var keys []bench.Key
+		for i := range bins {
+			ts, err := run.Discover(ctx, &bins[i], s.cfg.Bench, nil, nil, s.cfg.Timeout)
+			var fe *run.ForkError
+			switch {
+			case ctx.Err() != nil:
+				return nil, nil, ctx.Err()
+			case errors.As(err, &fe):
+				// A benchmark that fails ends its own run, not the
+				// binary's: the others are listed, and the failed one
+				// is named.
+				s.failures = append(s.failures, fmt.Sprintf("%s on %s: %s", strings.Join(failedBenchmarks(fe.Output), ", "), version, tail(fe)))
+			case err != nil:
+				return nil, nil, fmt.Errorf("%s: %w", version, err)
+			}
+			for _, t := range ts {
+				byKey[t.Key] = t
+				keys = append(keys, t.Key)
+			}
+		}
+		return byKey, keys, nil
+	}
+	olds, oldKeys, err := list(s.cfg.Old, s.cfg.OldLabel)
+	if err != nil {
+		return err
+	}
+	news, newKeys, err := list(s.cfg.New, s.cfg.NewLabel)
+	if err != nil {
+		return err
+	}
+	for _, k := range oldKeys {
+		if nt, ok := news[k]; ok {
+			s.Benchmarks = append(s.Benchmarks, &Benchmark{Key: k, old: olds[k], new: nt})
+		} else {
+			s.OnlyOld = append(s.OnlyOld, k)
+		}
+	}
+	for _, k := range newKeys {
+		if _, ok := olds[k]; !ok {
+			s.OnlyNew = append(s.OnlyNew, k)
+		}
+	}
+	if len(s.OnlyOld)+len(s.OnlyNew) > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("benchmarks in one version only are not compared: %s only %v, %s only %v",
+			s.cfg.OldLabel, keyNames(s.OnlyOld), s.cfg.NewLabel, keyNames(s.OnlyNew)))
+	}
+	if len(s.Benchmarks) == 0 {
+		return fmt.Errorf("no benchmark matching -bench %q is in both versions", s.cfg.Bench)
+	}
+	return nil
+}
+
+// failedBenchmarks returns the names of the benchmarks a test binary's
+// output reports as failed ("--- FAIL: BenchmarkX"), or "a benchmark".
+func failedBenchmarks(output string) []string {
+	var names []string
+	for _, line := range strings.Split(output, "\n") {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "--- FAIL: "); ok {
+			names = append(names, strings.Fields(name)[0])
+		}
+	}
+	if len(names) == 0 {
+		return []string{"a benchmark"}
+	}
+	return names
+}
+
+// tail returns the error of a failed process with the last lines of its
+// output that say why.
+func tail(fe *run.ForkError) string {
+	lines := strings.Split(strings.TrimSpace(fe.Output), "\n")
+	var why []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "Benchmark") && !strings.HasPrefix(l, "--- FAIL") && l != "FAIL" && !strings.HasPrefix(l, "goos:") &&
+			!strings.HasPrefix(l, "goarch:") && !strings.HasPrefix(l, "pkg:") && !strings.HasPrefix(l, "cpu:") {
+			why = append(why, l)
+		}
+	}
+	if len(why) > 3 {
+		why = why[len(why)-3:]
+	}
+	return fmt.Sprintf("%v: %s", fe.Err, strings.Join(why, " | "))
+}
+
+func keyNames(keys []bench.Key) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k.String()
+	}
+	return out
+}
+
+// rounds runs rounds until every benchmark has stopped.
+func (s *Session) rounds(ctx context.Context) error {
+	start := time.Now()
+	var last time.Duration
+	for {
+		active := s.active()
+		if len(active) == 0 {
+			break
+		}
+		if s.cfg.Budget > 0 && time.Since(start)+last > s.cfg.Budget {
+			for _, b := range active {
+				b.Stop = StopBudget
+			}
+			s.Warnings = append(s.Warnings, fmt.Sprintf("the budget of %v ended the session after %d rounds with %d benchmarks undecided",
+				s.cfg.Budget, s.Rounds, len(active)))
+			break
+		}
+		roundStart := time.Now()
+		s.Rounds++
+		s.logf("round %d: %d benchmarks, %v elapsed", s.Rounds, len(active), time.Since(start).Round(time.Second))
+		s.rng.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
+		for _, b := range active {
+			if err := s.pair(ctx, b); err != nil {
+				s.Elapsed = time.Since(start)
+				return err
+			}
+		}
+		last = time.Since(roundStart)
+		if err := s.look(); err != nil {
+			s.Elapsed = time.Since(start)
+			return err
+		}
+	}
+	s.Elapsed = time.Since(start)
+	failed := s.failures
+	for _, b := range s.Benchmarks {
+		if b.Err != nil {
+			failed = append(failed, b.Err.Error())
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("benchmarks failed:\n\t%s", strings.Join(failed, "\n\t"))
+	}
+	return nil
+}
+
+func (s *Session) active() []*Benchmark {
+	var out []*Benchmark
+	for _, b := range s.Benchmarks {
+		if b.Stop == "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// pair runs one round of b: a process of each version, back to back, in a
+// random order. Each process's iterations are stored when it ends. A
+// failure of either version ends the benchmark, named with the version; a
+// cancelled context ends the session.
+func (s *Session) pair(ctx context.Context, b *Benchmark) error {
+	if b.N == 0 {
+		n, _, err := run.Calibrate(ctx, &b.old, s.cfg.Iter, false, s.cfg.Timeout)
+		if err != nil {
+			return s.fail(ctx, b, s.cfg.OldLabel, "calibration", err)
+		}
+		b.N = n
+	}
+	sides := []struct {
+		label  string
+		target *run.Target
+	}{{s.cfg.OldLabel, &b.old}, {s.cfg.NewLabel, &b.new}}
+	if s.rng.IntN(2) == 1 {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	for _, side := range sides {
+		ms, err := s.fork(ctx, side.target, b.N, side.label)
+		if len(ms) > 0 {
+			if serr := s.db.Append(s.ID, ms...); serr != nil {
+				return fmt.Errorf("storing %s of %s: %w", b.Key, side.label, serr)
+			}
+			s.Run.Measurements = append(s.Run.Measurements, ms...)
+		}
+		if err != nil {
+			return s.fail(ctx, b, side.label, fmt.Sprintf("round %d", s.Rounds), err)
+		}
+	}
+	b.Rounds++
+	return nil
+}
+
+// fail records that b failed on one version; it returns an error only
+// when the session itself must end.
+func (s *Session) fail(ctx context.Context, b *Benchmark, version, when string, err error) error {
+	if ctx.Err() != nil {
+		b.Stop = StopCancelled
+		return ctx.Err()
+	}
+	var fe *run.ForkError
+	if errors.As(err, &fe) {
+		err = errors.New(tail(fe))
+	}
+	b.Stop, b.Err = StopFailed, fmt.Errorf("%s failed on %s (%s): %w", b.Key, version, when, err)
+	s.logf("%v", b.Err)
+	return nil
+}
+
+// fork runs one process of t with n operations per iteration and returns
+// its iterations with their coordinates.
+func (s *Session) fork(ctx context.Context, t *run.Target, n int, version string) ([]bench.Measurement, error) {
+	spec := run.ForkSpec{Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs, BenchTime: strconv.Itoa(n) + "x",
+		Count: s.cfg.Warmup + s.cfg.Iterations, Benchmem: s.cfg.Benchmem, Timeout: s.cfg.Timeout}
+	var ms []bench.Measurement
+	err := run.RunFork(ctx, spec, func(m *bench.Measurement) bool {
+		if m.Key != t.Key {
+			return true
+		}
+		i := len(ms)
+		m.Coord = bench.Coord{Version: version, Instance: s.cfg.Instance, SuiteRun: s.Rounds, Fork: 1, Iteration: i}
+		if i < s.cfg.Warmup {
+			m.Coord.Phase = bench.Warmup
+		}
+		ms = append(ms, *m)
+		return len(ms) < s.cfg.Warmup+s.cfg.Iterations
+	})
+	if err == nil && len(ms) < s.cfg.Warmup+s.cfg.Iterations {
+		err = fmt.Errorf("%d of %d iterations printed", len(ms), s.cfg.Warmup+s.cfg.Iterations)
+	}
+	return ms, err
+}
+
+// look analyses the benchmarks whose rounds reached a planned look and
+// stops those whose verdict is decided, or that reached the last look.
+func (s *Session) look() error {
+	var due []*Benchmark
+	for _, b := range s.active() {
+		if s.Sequence.IsLook(b.Rounds) {
+			due = append(due, b)
+		}
+	}
+	return s.decide(due, s.Run)
+}
+
+// lookAt takes the look at l rounds for the active benchmarks that have at
+// least l, on their first l rounds with both versions.
+func (s *Session) lookAt(l int) error {
+	var due []*Benchmark
+	keys := map[bench.Key]bool{}
+	for _, b := range s.active() {
+		if b.Rounds >= l {
+			due = append(due, b)
+			keys[b.Key] = true
+		}
+	}
+	if len(due) == 0 {
+		return nil
+	}
+	// The first l paired rounds of each benchmark.
+	paired := map[bench.Key]map[int]int{} // round → versions seen
+	for _, m := range s.Run.Measurements {
+		if keys[m.Key] {
+			if paired[m.Key] == nil {
+				paired[m.Key] = map[int]int{}
+			}
+			if m.Coord.Iteration == 0 {
+				paired[m.Key][m.Coord.SuiteRun]++
+			}
+		}
+	}
+	keep := map[bench.Key]map[int]bool{}
+	for k, byRound := range paired {
+		var both []int
+		for r, n := range byRound {
+			if n == 2 {
+				both = append(both, r)
+			}
+		}
+		slices.Sort(both)
+		keep[k] = map[int]bool{}
+		for _, r := range both[:min(l, len(both))] {
+			keep[k][r] = true
+		}
+	}
+	sub := *s.Run
+	sub.Measurements = nil
+	for _, m := range s.Run.Measurements {
+		if keep[m.Key][m.Coord.SuiteRun] {
+			sub.Measurements = append(sub.Measurements, m)
+		}
+	}
+	return s.decide(due, &sub)
+}
+
+// decide analyses run for the benchmarks due for a look and stops those
+// whose verdict is decided or that reached the last look.
+func (s *Session) decide(due []*Benchmark, r *bench.Run) error {
+	if len(due) == 0 {
+		return nil
+	}
+	opts := s.cfg.Compare
+	opts.Metric = "sec/op"
+	opts.Alpha = s.Sequence.LookAlpha()
+	res, err := compare.Compare(r.Version(s.cfg.OldLabel), r.Version(s.cfg.NewLabel), opts)
+	if err != nil {
+		return err
+	}
+	rows := map[bench.Key]*compare.Row{}
+	for i := range res.Rows {
+		rows[res.Rows[i].Key] = &res.Rows[i]
+	}
+	for _, b := range due {
+		row := rows[b.Key]
+		switch {
+		case row != nil && Decided(row.Ratio, s.cfg.Compare.Threshold):
+			b.Stop = StopDecided
+		case b.Rounds >= s.cfg.MaxRounds:
+			b.Stop = StopMaxRounds
+		}
+	}
+	return nil
+}
+
+// Decided reports whether a ratio's interval decides a verdict at the
+// relevance threshold: it excludes 1 with the estimate beyond the
+// threshold (a change), or it lies within ±threshold (no change).
+func Decided(iv stats.Interval, threshold float64) bool {
+	if iv.Lo != iv.Lo || iv.Hi != iv.Hi {
+		return false
+	}
+	change := !iv.Contains(1) && (iv.Center > 1+threshold || iv.Center < 1-threshold)
+	return change || (iv.Lo >= 1-threshold && iv.Hi <= 1+threshold)
+}
+
+// Stopped summarises why the benchmarks stopped, e.g. "12 decided, 2 max
+// rounds", in a fixed order.
+func (s *Session) Stopped() string {
+	counts := map[string]int{}
+	for _, b := range s.Benchmarks {
+		counts[b.Stop]++
+	}
+	var parts []string
+	for _, why := range []string{StopDecided, StopMaxRounds, StopBudget, StopFailed, StopCancelled} {
+		if counts[why] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[why], why))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Units returns the units the session measured that a comparison reports:
+// time, then B/op and allocs/op when recorded.
+func (s *Session) Units() []string {
+	units := []string{"sec/op"}
+	used := s.Run.UnitsUsed()
+	for _, u := range []string{"B/op", "allocs/op"} {
+		if slices.Contains(used, u) {
+			units = append(units, u)
+		}
+	}
+	return units
+}
