@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# eval.sh measures how well four ways of answering "did my change make it
+# slower?" work on this machine, side by side in one session
+# (docs/eval/ab.md):
+#
+#   gotest    go test -bench . -count 10 for old, then for new, then benchstat
+#   seq       mbench run for old, then mbench run for new, then mbench compare
+#   ab        mbench ab (interleaved rounds, sequential decision)
+#   parallel  mbench ab -parallel (duet; prebuilt binaries run without the probe)
+#
+# Subjects are real modules from the module proxy, fetched into a scratch
+# directory. Each is built as test binaries with an overlay of the testing
+# package (eval/ab/pad) that adds a known fraction of every iteration's time:
+# old has 0, new X% for the conditions 2, 5 and 10; aa compares old with an
+# identical build of itself.
+#
+# usage: eval/ab/eval.sh OUTDIR
+#   MODULES     subjects (default "gotoml uuid xxhash")
+#   CONDITIONS  (default "aa 2 5 10")
+#   METHODS     (default "gotest seq ab parallel")
+#   TRIALS      trials of each (default 5)
+#   LOAD        none, or cpu: stress-ng --cpu 1 runs throughout (default none)
+#   BENCH       -bench pattern of every method (default .)
+#   AB_FLAGS    extra flags of mbench ab
+# Finished measurements are skipped on a rerun. Keep the machine otherwise
+# idle. eval/ab/tabulate OUTDIR prints the tables.
+set -euo pipefail
+out=${1:?usage: eval.sh OUTDIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+scratch=${SCRATCH:-$(mktemp -d)}
+mkdir -p "$scratch"
+scratch=$(cd "$scratch" && pwd)
+modules=${MODULES:-gotoml uuid xxhash}
+conditions=${CONDITIONS:-aa 2 5 10}
+methods=${METHODS:-gotest seq ab parallel}
+trials=${TRIALS:-5}
+load=${LOAD:-none}
+bench=${BENCH:-.}
+
+# module NAME prints "MODULE VERSION PACKAGE" of a subject.
+module() {
+  case $1 in
+  gotoml) echo "github.com/pelletier/go-toml/v2 v2.4.3 ./benchmark" ;;
+  uuid) echo "github.com/google/uuid v1.6.0 ." ;;
+  xxhash) echo "github.com/cespare/xxhash/v2 v2.3.0 ." ;;
+  *) echo "unknown module $1" >&2; exit 2 ;;
+  esac
+}
+
+command -v benchstat >/dev/null || GOFLAGS= go install golang.org/x/perf/cmd/benchstat@latest
+benchstat=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
+(cd "$repo" && go build -o "$scratch/mbench" ./cmd/mbench)
+mbench=$scratch/mbench
+for c in $conditions; do
+  f=0
+  [ "$c" != aa ] && f=$(awk "BEGIN{print $c/100}")
+  [ -f "$scratch/pad-$c/overlay.json" ] || (cd "$repo/eval" && go run ./ab/pad -fraction "$f" -o "$scratch/pad-$c" >/dev/null)
+done
+[ -f "$scratch/pad-0/overlay.json" ] || (cd "$repo/eval" && go run ./ab/pad -fraction 0 -o "$scratch/pad-0" >/dev/null)
+
+stressor=
+if [ "$load" = cpu ]; then
+  command -v stress-ng >/dev/null || (apt-get install -y stress-ng >/dev/null 2>&1 || sudo apt-get install -y stress-ng >/dev/null)
+  stress-ng --cpu 1 --quiet &
+  stressor=$!
+fi
+trap '[ -n "$stressor" ] && kill "$stressor" 2>/dev/null; true' EXIT
+
+# timed DEST CMD... runs CMD, writing its wall time in seconds to DEST.
+timed() {
+  local dest=$1
+  shift
+  local start end
+  start=$(date +%s.%N)
+  "$@"
+  end=$(date +%s.%N)
+  awk "BEGIN{print $end - $start}" >"$dest"
+}
+
+for m in $modules; do
+  read -r path version pkg <<<"$(module "$m")"
+  src=$("$repo/scripts/fetch-module.sh" "$scratch" "$path" "$version")
+  pkgdir=$(cd "$src/$pkg" && pwd)
+  # The binaries live in the package directory, where benchmarks find
+  # their testdata.
+  for c in 0 $conditions; do
+    [ "$c" = aa ] && continue
+    [ -f "$pkgdir/pad$c.test" ] || (cd "$src" && go test -c -overlay "$scratch/pad-$c/overlay.json" -o "$pkgdir/pad$c.test" "$pkg")
+  done
+  cp "$pkgdir/pad0.test" "$pkgdir/same.test"
+  for t in $(seq 1 "$trials"); do
+    for c in $conditions; do
+      new=pad$c.test
+      [ "$c" = aa ] && new=same.test
+      for meth in $methods; do
+        d=$out/$m/$load/$c/$meth
+        mkdir -p "$d"
+        [ -f "$d/$t.time" ] && continue
+        echo "$m $load $c $meth trial $t" >&2
+        db=$scratch/$m-$load-$c-$meth-$t.db
+        rm -f "$db"*
+        cd "$pkgdir"
+        case $meth in
+        gotest)
+          timed "$d/$t.time" sh -c "./pad0.test -test.run='^\$' -test.bench='$bench' -test.count=10 -test.benchmem >'$d/$t.old.txt' &&
+            ./$new -test.run='^\$' -test.bench='$bench' -test.count=10 -test.benchmem >'$d/$t.new.txt'"
+          "$benchstat" -format csv "old=$d/$t.old.txt" "new=$d/$t.new.txt" >"$d/$t.csv" 2>/dev/null
+          ;;
+        seq)
+          timed "$d/$t.time" sh -c "'$mbench' run -db '$db' -bench '$bench' -benchmem -label old old=./pad0.test >/dev/null 2>'$d/$t.log' &&
+            '$mbench' run -db '$db' -bench '$bench' -benchmem -label new new=./$new >/dev/null 2>>'$d/$t.log'"
+          "$mbench" compare -db "$db" -format json old new >"$d/$t.json" 2>>"$d/$t.log" || true
+          ;;
+        ab)
+          timed "$d/$t.time" sh -c "'$mbench' ab -db '$db' -bench '$bench' ${AB_FLAGS:-} -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"
+          ;;
+        parallel)
+          timed "$d/$t.time" sh -c "'$mbench' ab -parallel -db '$db' -bench '$bench' -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"
+          ;;
+        esac
+        rm -f "$db"*
+      done
+    done
+  done
+done

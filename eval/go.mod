@@ -1,0 +1,3 @@
+module github.com/mbench/mbench/eval
+
+go 1.26
