@@ -274,7 +274,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		res.Geomean.New = math.Exp(logSum[1] / n)
 		res.Geomean.Ratio = res.Geomean.New / res.Geomean.Old
 	}
-	if w := shiftWarning(res); w != "" {
+	if w := shiftWarning(res); w != "" && !paired {
 		res.Warnings = append(res.Warnings, w)
 	}
 	var single []string
@@ -357,7 +357,11 @@ const (
 // amount. On a shared VM we saw two consecutive runs of the same binary
 // differ by 5.6% in geometric mean, every benchmark by 2-10%
 // (docs/EVALUATION.md). The data cannot tell such a shift from a change that
-// slows everything, so this only warns; verdicts stand.
+// slows everything, so this only warns; verdicts stand. The two halves of a
+// duet ran at the same time, so a shift of the machine hits both and
+// cancels in the paired ratios: Compare does not ask for this warning then,
+// and a duet that moves every benchmark has found a change that affects
+// everything.
 func shiftWarning(res *Result) string {
 	up, down, n := 0, 0, 0
 	for _, row := range res.Rows {

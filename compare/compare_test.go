@@ -259,6 +259,18 @@ func TestShiftWarning(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Warnings, "\n"), "8 of 8 benchmarks moved the same way (geomean +6.00%)") {
 		t.Errorf("no shift warning for a 6%% shift of everything: %q", res.Warnings)
 	}
+	// The same data as the two halves of a duet ran at the same time; a
+	// machine shift would have hit both, so there is nothing to warn about.
+	pairedOld, pairedNew := wide(old, 1), wide(old, 1.06)
+	pairedOld.Settings = map[string]string{"duet": "d1", "duet-side": "old"}
+	pairedNew.Settings = map[string]string{"duet": "d1", "duet-side": "new"}
+	res, err = Compare(pairedOld, pairedNew, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Paired || strings.Contains(strings.Join(res.Warnings, "\n"), "moved the same way") {
+		t.Errorf("paired %v: shift warning for a duet: %q", res.Paired, res.Warnings)
+	}
 	res, err = Compare(wide(old, 1), wide(noisyForkRun(r, "c", 5, 10, 1, 0.01), 1), opts)
 	if err != nil {
 		t.Fatal(err)
