@@ -16,6 +16,11 @@
 // shown. A side with too few samples for an interval gets its own
 // inconclusive verdict, TooFew.
 //
+// Allocation counts are exact — a benchmark that allocates the same on every
+// iteration reports the same integer — so for allocs/op the threshold is 0:
+// every change the interval shows is reported, and identical counts are
+// "no change" with the interval [1, 1].
+//
 // The interval respects how the data were
 // taken: when both sides have several forks (processes), a hierarchical
 // bootstrap resamples forks and then iterations within forks, so that the
@@ -53,6 +58,8 @@ type Options struct {
 	// Alpha is one minus the confidence level of the interval.
 	Alpha float64
 	// Threshold is the smallest relative change that matters, e.g. 0.03.
+	// It does not apply to allocs/op, whose counts are exact: Compare uses
+	// 0 for them.
 	Threshold float64
 	// Replicates is the number of bootstrap replicates.
 	Replicates int
@@ -223,6 +230,9 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%d bootstrap replicates are too few (want at least 100)", opts.Replicates)
 	}
 	_, unit := benchunit.Tidy(1, opts.Metric)
+	if unit == "allocs/op" {
+		opts.Threshold = 0
+	}
 	res := &Result{
 		OldLabel: old.Label, NewLabel: new.Label,
 		Metric: unit, Stat: opts.Stat, Level: 1 - opts.Alpha, Threshold: opts.Threshold,

@@ -343,6 +343,44 @@ func repeat(v float64, n int) []float64 {
 	return out
 }
 
+// TestAllocsExact: allocs/op uses no threshold, so a change of one
+// allocation in fifty is reported, identical counts are no change with the
+// interval [1, 1], and a change from zero is reported when the sides do not
+// overlap.
+func TestAllocsExact(t *testing.T) {
+	opts := DefaultOptions
+	opts.Metric = "allocs/op"
+	opts.Replicates = 500
+	old := valuesRun("old", "allocs/op", repeat(50, 10), repeat(2, 10), repeat(0, 10), repeat(0, 10), repeat(3, 10))
+	new := valuesRun("new", "allocs/op", repeat(51, 10), repeat(2, 10), repeat(1, 10), repeat(0, 10), repeat(0, 10))
+	res, err := Compare(old, new, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Threshold != 0 {
+		t.Errorf("threshold %v for allocs/op, want 0", res.Threshold)
+	}
+	for i, want := range []Verdict{Worse, NoChange, Worse, NoChange, Better} {
+		row := res.Rows[i]
+		if row.Verdict != want {
+			t.Errorf("%s: %v → %v allocs/op: %v %+v, want %v", row.Key, row.Old.Center, row.New.Center,
+				row.Verdict.Word(res.Metric), row.Ratio, want.Word(res.Metric))
+		}
+		if want == NoChange && (row.Ratio.Lo != 1 || row.Ratio.Hi != 1) {
+			t.Errorf("%s: identical counts: interval %+v, want [1, 1]", row.Key, row.Ratio)
+		}
+	}
+	// The same 2% change in time is under the threshold.
+	opts.Metric = "sec/op"
+	res, err = Compare(valuesRun("old", "sec/op", repeat(50, 10)), valuesRun("new", "sec/op", repeat(51, 10)), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := res.Rows[0].Verdict; v != NoChange || res.Threshold != opts.Threshold {
+		t.Errorf("2%% change in sec/op: %v with threshold %v, want no change with %v", v.Word("sec/op"), res.Threshold, opts.Threshold)
+	}
+}
+
 // TestZeroCentre: from an old centre of 0 the ratio is undefined; a change
 // is reported only when the sides do not overlap, and overlapping data are
 // inconclusive, not "no change".

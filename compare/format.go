@@ -65,6 +65,8 @@ func (r *Result) header() string {
 // thresholdWords says what the threshold does to the verdicts.
 func (r *Result) thresholdWords() string {
 	switch {
+	case r.Threshold == 0 && r.Metric == "allocs/op":
+		return "allocation counts are exact: every change the interval shows is reported"
 	case r.Threshold == 0:
 		return "every change the interval shows is reported"
 	}

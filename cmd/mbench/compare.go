@@ -26,6 +26,9 @@ new/old - 1, its confidence interval, and one of four verdicts:
 	inconclusive     anything else; (±x%) is the smallest change the data
 	                 could have shown, the interval's larger half-width
 
+Allocation counts are exact, so -threshold does not apply to allocs/op:
+every change its interval shows is reported.
+
 OLD and NEW are result files — plain 'go test -bench' output, any file
 benchstat reads, or mbench's JSON Lines — or runs stored by 'mbench run',
 named by label, id, id prefix or "latest" (mbench compare main HEAD). Name
@@ -52,7 +55,7 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				return err
 			})
 			fs.Float64Var(&opts.Alpha, "alpha", opts.Alpha, "one minus the confidence `level` of the interval")
-			fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "smallest relative change that matters, as a `fraction`")
+			fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "smallest relative change that matters, as a `fraction` (not for allocs/op)")
 			fs.IntVar(&opts.Replicates, "reps", opts.Replicates, "bootstrap `replicates`")
 			fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the bootstrap")
 			format := fs.String("format", "text", "output `format`: text, markdown, json or csv")
