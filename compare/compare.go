@@ -21,14 +21,14 @@
 // every change the interval shows is reported, and identical counts are
 // "no change" with the interval [1, 1].
 //
-// The interval respects how the data were
-// taken: when both sides have several forks (processes), a hierarchical
-// bootstrap resamples forks and then iterations within forks, so that the
-// variance between processes carries its weight; when a side comes from a
-// single process, as plain `go test -bench -count N` output does, successive
-// iterations are not independent (a machine's level shifts last seconds), so
-// a moving-block bootstrap over consecutive iterations is used, and the
-// result says that the interval cannot see variance between processes.
+// The interval respects how the data were taken: when both sides have
+// several forks (processes), a hierarchical bootstrap resamples forks and
+// then iterations within forks, so that the variance between processes
+// carries its weight; when a side comes from a single process, as plain
+// `go test -bench -count N` output does, successive iterations are not
+// independent (a machine's level shifts last seconds), so a moving-block
+// bootstrap over consecutive iterations is used, and the result says that
+// the interval cannot see variance between processes.
 package compare
 
 import (

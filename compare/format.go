@@ -174,7 +174,7 @@ func (r *Result) writeText(w io.Writer) error {
 func (r *Result) writeNotes(w io.Writer, prefix string) {
 	var lines []string
 	if r.count(Inconclusive) > 0 {
-		reach := "reaches past ±" + pct(r.Threshold, false) + " but shows no change beyond it"
+		reach := "reaches past ±" + pct(r.Threshold, false) + " but does not show a change beyond it"
 		if r.Threshold == 0 {
 			reach = "includes no change but is not exactly 1"
 		}
