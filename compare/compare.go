@@ -2,16 +2,33 @@
 // benchmark present in both, the ratio new/old of a centre statistic with a
 // bootstrap confidence interval, and a verdict.
 //
-// A change is reported only when the interval excludes 1 and the point
-// estimate moves by more than a relevance threshold (3% by default, the bound
-// the papers behind mbench use). The interval respects how the data were
-// taken: when both sides have several forks (processes), a hierarchical
-// bootstrap resamples forks and then iterations within forks, so that the
-// variance between processes carries its weight; when a side comes from a
-// single process, as plain `go test -bench -count N` output does, successive
-// iterations are not independent (a machine's level shifts last seconds), so
-// a moving-block bootstrap over consecutive iterations is used, and the
-// result says that the interval cannot see variance between processes.
+// A verdict is one of four, decided by the interval and a relevance
+// threshold t (3% by default, the bound the papers behind mbench use):
+//
+//	slower, faster   the interval excludes 1 and the estimate moves by more than t
+//	no change        the whole interval lies inside [1−t, 1+t]
+//	inconclusive     anything else
+//
+// (better and worse for metrics other than time, higher and lower when the
+// better direction is unknown). An interval that straddles the threshold
+// cannot tell a relevant change from none, so the data are inconclusive, never
+// "no change"; Row.Resolution then says how small a change they could have
+// shown. A side with too few samples for an interval gets its own
+// inconclusive verdict, TooFew.
+//
+// Allocation counts are exact — a benchmark that allocates the same on every
+// iteration reports the same integer — so for allocs/op the threshold is 0:
+// every change the interval shows is reported, and identical counts are
+// "no change" with the interval [1, 1].
+//
+// The interval respects how the data were taken: when both sides have
+// several forks (processes), a hierarchical bootstrap resamples forks and
+// then iterations within forks, so that the variance between processes
+// carries its weight; when a side comes from a single process, as plain
+// `go test -bench -count N` output does, successive iterations are not
+// independent (a machine's level shifts last seconds), so a moving-block
+// bootstrap over consecutive iterations is used, and the result says that
+// the interval cannot see variance between processes.
 package compare
 
 import (
@@ -40,7 +57,9 @@ type Options struct {
 	Stat stats.Stat
 	// Alpha is one minus the confidence level of the interval.
 	Alpha float64
-	// Threshold is the smallest relative change reported, e.g. 0.03.
+	// Threshold is the smallest relative change that matters, e.g. 0.03.
+	// It does not apply to allocs/op, whose counts are exact: Compare uses
+	// 0 for them.
 	Threshold float64
 	// Replicates is the number of bootstrap replicates.
 	Replicates int
@@ -62,18 +81,25 @@ var DefaultOptions = Options{
 type Verdict int
 
 const (
-	// NoChange: the interval includes 1, or the change is below the threshold.
+	// NoChange means the whole interval lies within the threshold: any
+	// change there may be is too small to matter.
 	NoChange Verdict = iota
-	// Better and Worse: a change in the direction of improvement or
-	// regression of the metric (faster and slower for time).
+	// Better and Worse are changes in the direction of improvement or
+	// regression of the metric (faster and slower for time): the interval
+	// excludes 1 and the estimate moves by more than the threshold.
 	Better
 	Worse
-	// Higher and Lower: a change in a metric whose better direction is
+	// Higher and Lower are changes in a metric whose better direction is
 	// unknown.
 	Higher
 	Lower
-	// TooFew: a side has too few samples for the requested confidence.
+	// TooFew means a side has too few samples for the requested
+	// confidence; it is inconclusive with a reason of its own.
 	TooFew
+	// Inconclusive means the interval is neither clear of 1 by more than
+	// the threshold nor inside it: the data cannot tell a relevant change
+	// from none. Row.Resolution says what they could have told.
+	Inconclusive
 )
 
 // Word returns the verdict as the output shows it; time metrics say faster
@@ -98,6 +124,8 @@ func (v Verdict) Word(unit string) string {
 		return "lower"
 	case TooFew:
 		return "too few samples"
+	case Inconclusive:
+		return "inconclusive"
 	}
 	return fmt.Sprintf("Verdict(%d)", int(v))
 }
@@ -120,6 +148,14 @@ type Row struct {
 	// or "" when there was no interval.
 	Method  string
 	Verdict Verdict
+	// Resolution is the smallest relative change the data could have
+	// shown: the larger distance from the ratio to an end of its interval,
+	// relative to the ratio. Changes within ±Resolution cannot be told
+	// from noise, so an Inconclusive row with a Resolution of 0.07 under a
+	// threshold of 0.03 needs a narrower interval, not a second look at the
+	// estimate. It is NaN without an interval and +Inf when the interval
+	// is unbounded.
+	Resolution float64
 	// Note explains a TooFew verdict or another limit of this row.
 	Note string
 	// Shuffled is, for a duet, the interval the same data give with the
@@ -196,6 +232,9 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%d bootstrap replicates are too few (want at least 100)", opts.Replicates)
 	}
 	_, unit := benchunit.Tidy(1, opts.Metric)
+	if unit == "allocs/op" {
+		opts.Threshold = 0
+	}
 	res := &Result{
 		OldLabel: old.Label, NewLabel: new.Label,
 		Metric: unit, Stat: opts.Stat, Level: 1 - opts.Alpha, Threshold: opts.Threshold,
@@ -280,7 +319,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		res.Geomean.New = math.Exp(logSum[1] / n)
 		res.Geomean.Ratio = res.Geomean.New / res.Geomean.Old
 	}
-	if w := shiftWarning(res); w != "" {
+	if w := shiftWarning(res); w != "" && !paired {
 		res.Warnings = append(res.Warnings, w)
 	}
 	var single []string
@@ -309,6 +348,7 @@ func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap
 	row.Old = Side{Center: opts.Stat.Of(oAll), N: len(oAll), Forks: len(o.Forks)}
 	row.New = Side{Center: opts.Stat.Of(nAll), N: len(nAll), Forks: len(n.Forks)}
 	row.Ratio = stats.Interval{Center: row.New.Center / row.Old.Center, Lo: math.NaN(), Hi: math.NaN(), Level: boot.Level}
+	row.Resolution = math.NaN()
 	if row.Old.N < minN || row.New.N < minN {
 		row.Verdict = TooFew
 		row.Note = fmt.Sprintf("need at least %d samples per side for a %g%% interval; have %d and %d",
@@ -316,16 +356,7 @@ func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap
 		return
 	}
 	if row.Old.Center == 0 {
-		// A ratio to zero is undefined. Zero on both sides is equal (0 B/op
-		// before and after); from zero to something is a change of unbounded
-		// size, reported by its direction.
-		switch {
-		case row.New.Center == 0:
-			row.Ratio = stats.Interval{Center: 1, Lo: 1, Hi: 1, Level: boot.Level}
-		default:
-			row.Note = fmt.Sprintf("old %s is 0; the change is not a ratio", opts.Stat)
-			row.Verdict = direction(row.New.Center > 0, better)
-		}
+		zeroRow(row, oAll, nAll, opts.Stat, better)
 		return
 	}
 	h := fnv.New64a()
@@ -347,7 +378,49 @@ func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap
 		units := float64(min(len(ob), len(nb)))
 		row.Ratio = stats.ExpandDF(row.Ratio, units, stats.WelchDF(logMeans(ob), logMeans(nb)))
 	}
-	row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+	row.Verdict, row.Resolution = verdict(row.Ratio, opts.Threshold, better)
+}
+
+// zeroRow fills in a row whose old centre is 0, where a ratio is undefined.
+// Zero on both sides is no change when every value is zero (0 B/op before
+// and after). Otherwise the change is of unbounded relative size, so any
+// threshold is exceeded, and the question is only whether there is one: it
+// is reported when the two sides do not overlap at all, every new value
+// above (or below) every old one. Under no change the m+n values are
+// exchangeable and such a separation has probability 2/C(m+n, n); Compare
+// has checked that both sides have at least MinSamples(alpha) = k values,
+// and C(m+n, n) ≥ C(2k, k) ≥ 2^k ≥ 2/alpha, so the rule is a test at
+// level alpha (an exact Mann–Whitney test with no overlap). Anything else
+// is inconclusive with an unbounded resolution.
+func zeroRow(row *Row, o, n []float64, stat stats.Stat, better int) {
+	level := row.Ratio.Level
+	if row.New.Center == 0 && allZero(o) && allZero(n) {
+		row.Ratio = stats.Interval{Center: 1, Lo: 1, Hi: 1, Level: level}
+		row.Resolution = 0
+		row.Verdict = NoChange
+		return
+	}
+	row.Note = fmt.Sprintf("old %s is 0; the change is not a ratio", stat)
+	row.Resolution = math.Inf(1)
+	row.Verdict = Inconclusive
+	switch {
+	case slices.Min(n) > slices.Max(o):
+		row.Verdict = direction(true, better)
+		row.Note += ", and every new value is above every old one"
+	case slices.Max(n) < slices.Min(o):
+		row.Verdict = direction(false, better)
+		row.Note += ", and every new value is below every old one"
+	}
+}
+
+// allZero reports whether every value of x is 0.
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Bounds of the machine-wide shift warning: at least shiftMinRows
@@ -363,7 +436,11 @@ const (
 // amount. On a shared VM we saw two consecutive runs of the same binary
 // differ by 5.6% in geometric mean, every benchmark by 2-10%
 // (docs/EVALUATION.md). The data cannot tell such a shift from a change that
-// slows everything, so this only warns; verdicts stand.
+// slows everything, so this only warns; verdicts stand. The two halves of a
+// duet ran at the same time, so a shift of the machine hits both and
+// cancels in the paired ratios: Compare does not ask for this warning then,
+// and a duet that moves every benchmark has found a change that affects
+// everything.
 func shiftWarning(res *Result) string {
 	up, down, n := 0, 0, 0
 	for _, row := range res.Rows {
@@ -412,15 +489,31 @@ func blockMeans(x []float64) [][]float64 {
 	return out
 }
 
-// verdict applies the rule of the package comment to a ratio new/old.
-func verdict(ratio stats.Interval, threshold float64, better int) Verdict {
+// verdict applies the rule of the package comment to a ratio new/old and
+// returns the interval's resolution with it.
+func verdict(ratio stats.Interval, threshold float64, better int) (Verdict, float64) {
+	res := resolution(ratio)
 	// The threshold gets a relative tolerance of 1e-9 so that a change of
 	// exactly the threshold, which float arithmetic may put a hair above it,
-	// is not reported.
-	if math.IsNaN(ratio.Lo) || ratio.Contains(1) || math.Abs(ratio.Center-1) <= threshold*(1+1e-9) {
-		return NoChange
+	// is not reported, and an interval ending exactly at it counts as
+	// inside.
+	t := threshold * (1 + 1e-9)
+	switch {
+	case math.IsNaN(ratio.Lo) || math.IsNaN(ratio.Hi):
+		return Inconclusive, res
+	case !ratio.Contains(1) && math.Abs(ratio.Center-1) > t:
+		return direction(ratio.Center > 1, better), res
+	case ratio.Lo >= 1-t && ratio.Hi <= 1+t:
+		return NoChange, res
 	}
-	return direction(ratio.Center > 1, better)
+	return Inconclusive, res
+}
+
+// resolution returns the larger distance from an interval's centre to its
+// ends, relative to the centre: the smallest change the interval could have
+// told from none.
+func resolution(iv stats.Interval) float64 {
+	return max(iv.Center-iv.Lo, iv.Hi-iv.Center) / math.Abs(iv.Center)
 }
 
 // direction names a change upwards (up) or downwards for a metric whose
@@ -491,6 +584,7 @@ func pairedRow(row *Row, o, n *bench.Sample, opts Options, better int) {
 	ao.Level, ao.Replicates, ao.Seed = 1-opts.Alpha, opts.Replicates, opts.Seed^h.Sum64()
 	nan := stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: ao.Level}
 	row.Ratio = nan
+	row.Resolution = math.NaN()
 	a, err := duet.Analyze(runs, ao)
 	if err != nil {
 		row.Verdict = TooFew
@@ -504,9 +598,10 @@ func pairedRow(row *Row, o, n *bench.Sample, opts Options, better int) {
 	var notes []string
 	if a.Runs < 2 {
 		row.Verdict = TooFew
+		row.Resolution = resolution(row.Ratio)
 		notes = append(notes, "need at least 2 duet runs for an interval")
 	} else {
-		row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+		row.Verdict, row.Resolution = verdict(row.Ratio, opts.Threshold, better)
 		if w := a.Shuffled.RelWidth(); w > 0 && a.Ratio.RelWidth() > 0 {
 			notes = append(notes, fmt.Sprintf("unpaired ±%.2f%% (%.1f× wider)", 50*w, w/a.Ratio.RelWidth()))
 		}

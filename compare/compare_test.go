@@ -25,26 +25,64 @@ func TestMinSamples(t *testing.T) {
 	}
 }
 
+// TestVerdict checks the rule of the package comment with a threshold of
+// 3%: clear of 1 and beyond the threshold is a change; inside ±3% is no
+// change; anything else, notably an interval straddling the threshold, is
+// inconclusive, with the larger half-width relative to the centre as its
+// resolution.
 func TestVerdict(t *testing.T) {
 	iv := func(c, lo, hi float64) stats.Interval { return stats.Interval{Center: c, Lo: lo, Hi: hi, Level: 0.99} }
+	nan := math.NaN()
 	for _, tc := range []struct {
 		ratio  stats.Interval
 		better int
 		want   Verdict
+		res    float64 // want resolution; NaN for none
 	}{
-		{iv(1.10, 1.05, 1.15), -1, Worse},
-		{iv(1.10, 1.05, 1.15), +1, Better},
-		{iv(1.10, 1.05, 1.15), 0, Higher},
-		{iv(0.90, 0.85, 0.95), -1, Better},
-		{iv(0.90, 0.85, 0.95), 0, Lower},
-		{iv(1.10, 0.99, 1.20), -1, NoChange}, // interval includes 1
-		{iv(1.02, 1.01, 1.03), -1, NoChange}, // excludes 1 but below the threshold
-		{iv(1.03, 1.02, 1.04), -1, NoChange}, // exactly at the threshold is not beyond it
-		{iv(0.96, 0.95, 0.97), -1, Better},
-		{iv(1.10, math.NaN(), math.NaN()), -1, NoChange},
+		{iv(1.10, 1.05, 1.15), -1, Worse, 0.05 / 1.10},
+		{iv(1.10, 1.05, 1.15), +1, Better, 0.05 / 1.10},
+		{iv(1.10, 1.05, 1.15), 0, Higher, 0.05 / 1.10},
+		{iv(0.90, 0.85, 0.95), -1, Better, 0.05 / 0.90},
+		{iv(0.90, 0.85, 0.95), 0, Lower, 0.05 / 0.90},
+		{iv(0.96, 0.95, 0.97), -1, Better, 0.01 / 0.96},
+		// Clear of 1, beyond the threshold, though the interval reaches
+		// inside it: a change, as before.
+		{iv(1.05, 1.01, 1.09), -1, Worse, 0.04 / 1.05},
+		// The whole interval inside ±3%, with or without 1 in it.
+		{iv(1.02, 1.01, 1.03), -1, NoChange, 0.01 / 1.02},
+		{iv(1.00, 0.98, 1.02), -1, NoChange, 0.02},
+		{iv(0.99, 0.97, 1.01), -1, NoChange, 0.02 / 0.99},
+		{iv(1, 1, 1), -1, NoChange, 0},
+		// Straddling the threshold: inconclusive. The first is the wide
+		// interval the old rule called "no change".
+		{iv(0.95, 0.28, 1.47), -1, Inconclusive, 0.67 / 0.95},
+		{iv(1.10, 0.99, 1.20), -1, Inconclusive, 0.11 / 1.10},
+		{iv(1.00, 0.96, 1.04), -1, Inconclusive, 0.04},
+		// Clear of 1 but the estimate exactly at the threshold: the change
+		// may be relevant or not.
+		{iv(1.03, 1.02, 1.04), -1, Inconclusive, 0.01 / 1.03},
+		{iv(1.10, nan, nan), -1, Inconclusive, nan},
 	} {
-		if got := verdict(tc.ratio, 0.03, tc.better); got != tc.want {
+		got, res := verdict(tc.ratio, 0.03, tc.better)
+		if got != tc.want {
 			t.Errorf("verdict(%+v, better %d) = %v, want %v", tc.ratio, tc.better, got.Word("sec/op"), tc.want.Word("sec/op"))
+		}
+		// Resolutions are simple quotients; 1e-12 leaves room for rounding.
+		if math.IsNaN(tc.res) != math.IsNaN(res) || math.Abs(res-tc.res) > 1e-12 {
+			t.Errorf("verdict(%+v): resolution %v, want %v", tc.ratio, res, tc.res)
+		}
+	}
+	// A threshold of 0, as allocs/op uses: only [1, 1] is no change.
+	for _, tc := range []struct {
+		ratio stats.Interval
+		want  Verdict
+	}{
+		{iv(1, 1, 1), NoChange},
+		{iv(1.01, 1.001, 1.02), Worse},
+		{iv(1.01, 0.999, 1.02), Inconclusive},
+	} {
+		if got, _ := verdict(tc.ratio, 0, -1); got != tc.want {
+			t.Errorf("threshold 0: verdict(%+v) = %v, want %v", tc.ratio, got.Word("allocs/op"), tc.want.Word("allocs/op"))
 		}
 	}
 }
@@ -136,7 +174,7 @@ func TestFalsePositives(t *testing.T) {
 			}
 			for _, row := range res.Rows[:3] {
 				compared++
-				if row.Verdict != NoChange {
+				if row.Verdict != NoChange && row.Verdict != Inconclusive {
 					changed++
 				}
 			}
@@ -259,11 +297,145 @@ func TestShiftWarning(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Warnings, "\n"), "8 of 8 benchmarks moved the same way (geomean +6.00%)") {
 		t.Errorf("no shift warning for a 6%% shift of everything: %q", res.Warnings)
 	}
+	// The same data as the two halves of a duet ran at the same time; a
+	// machine shift would have hit both, so there is nothing to warn about.
+	pairedOld, pairedNew := wide(old, 1), wide(old, 1.06)
+	pairedOld.Settings = map[string]string{"duet": "d1", "duet-side": "old"}
+	pairedNew.Settings = map[string]string{"duet": "d1", "duet-side": "new"}
+	res, err = Compare(pairedOld, pairedNew, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Paired || strings.Contains(strings.Join(res.Warnings, "\n"), "moved the same way") {
+		t.Errorf("paired %v: shift warning for a duet: %q", res.Paired, res.Warnings)
+	}
 	res, err = Compare(wide(old, 1), wide(noisyForkRun(r, "c", 5, 10, 1, 0.01), 1), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(strings.Join(res.Warnings, "\n"), "moved the same way") {
 		t.Errorf("shift warning on an A/A comparison: %q", res.Warnings)
+	}
+}
+
+// valuesRun returns a run of one process in which benchmark "b<i>" has the
+// values vals[i] of unit.
+func valuesRun(label, unit string, vals ...[]float64) *bench.Run {
+	run := &bench.Run{Label: label}
+	for b, vs := range vals {
+		k := bench.Key{Package: "p", Name: fmt.Sprintf("b%d", b), Procs: 2}
+		for i, v := range vs {
+			run.Measurements = append(run.Measurements, bench.Measurement{
+				Key: k, Coord: bench.Coord{Iteration: i}, N: 1000,
+				Values: []bench.Value{{Value: v, Unit: unit}},
+			})
+		}
+	}
+	return run
+}
+
+// repeat returns n copies of v.
+func repeat(v float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// TestAllocsExact: allocs/op uses no threshold, so a change of one
+// allocation in fifty is reported, identical counts are no change with the
+// interval [1, 1], and a change from zero is reported when the sides do not
+// overlap.
+func TestAllocsExact(t *testing.T) {
+	opts := DefaultOptions
+	opts.Metric = "allocs/op"
+	opts.Replicates = 500
+	old := valuesRun("old", "allocs/op", repeat(50, 10), repeat(2, 10), repeat(0, 10), repeat(0, 10), repeat(3, 10))
+	new := valuesRun("new", "allocs/op", repeat(51, 10), repeat(2, 10), repeat(1, 10), repeat(0, 10), repeat(0, 10))
+	res, err := Compare(old, new, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Threshold != 0 {
+		t.Errorf("threshold %v for allocs/op, want 0", res.Threshold)
+	}
+	for i, want := range []Verdict{Worse, NoChange, Worse, NoChange, Better} {
+		row := res.Rows[i]
+		if row.Verdict != want {
+			t.Errorf("%s: %v → %v allocs/op: %v %+v, want %v", row.Key, row.Old.Center, row.New.Center,
+				row.Verdict.Word(res.Metric), row.Ratio, want.Word(res.Metric))
+		}
+		if want == NoChange && (row.Ratio.Lo != 1 || row.Ratio.Hi != 1) {
+			t.Errorf("%s: identical counts: interval %+v, want [1, 1]", row.Key, row.Ratio)
+		}
+	}
+	// The same 2% change in time is under the threshold.
+	opts.Metric = "sec/op"
+	res, err = Compare(valuesRun("old", "sec/op", repeat(50, 10)), valuesRun("new", "sec/op", repeat(51, 10)), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := res.Rows[0].Verdict; v != NoChange || res.Threshold != opts.Threshold {
+		t.Errorf("2%% change in sec/op: %v with threshold %v, want no change with %v", v.Word("sec/op"), res.Threshold, opts.Threshold)
+	}
+}
+
+// TestZeroCentre: from an old centre of 0 the ratio is undefined; a change
+// is reported only when the sides do not overlap, and overlapping data are
+// inconclusive, not "no change".
+func TestZeroCentre(t *testing.T) {
+	opts := DefaultOptions
+	opts.Metric = "B/op"
+	opts.Replicates = 500
+	opts.Stat = stats.StatMedian
+	old := valuesRun("old", "B/op", repeat(0, 10), []float64{0, 0, 0, 0, 0, 0, 8, 8, 8, 8}, repeat(0, 10))
+	new := valuesRun("new", "B/op", repeat(16, 10), []float64{0, 0, 0, 0, 0, 0, 16, 16, 16, 16}, []float64{0, 0, 0, 0, 0, 8, 8, 8, 8, 8})
+	res, err := Compare(old, new, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []Verdict{Worse, Inconclusive, Inconclusive} {
+		row := res.Rows[i]
+		if row.Verdict != want {
+			t.Errorf("%s: %v, want %v (note %q)", row.Key, row.Verdict.Word(res.Metric), want.Word(res.Metric), row.Note)
+		}
+	}
+	if r := res.Rows[1].Resolution; !math.IsInf(r, 1) {
+		t.Errorf("overlapping sides from 0: resolution %v, want +Inf", r)
+	}
+}
+
+// TestInconclusive: two noisy samples whose interval straddles the
+// threshold are inconclusive, and the resolution is the interval's larger
+// half-width relative to its centre.
+func TestInconclusive(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	old, new := noisyForkRun(r, "old", 3, 10, 1, 0.10), noisyForkRun(r, "new", 3, 10, 1, 0.10)
+	opts := DefaultOptions
+	opts.Replicates = 500
+	res, err := Compare(old, new, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inconclusive := 0
+	for _, row := range res.Rows {
+		iv := row.Ratio
+		if row.Verdict == Inconclusive {
+			inconclusive++
+		}
+		if iv.Lo >= 1-opts.Threshold && iv.Hi <= 1+opts.Threshold {
+			t.Fatalf("%s: interval %+v inside the threshold; the test needs noisier data", row.Key, iv)
+		}
+		if row.Verdict == NoChange {
+			t.Errorf("%s: no change under the interval %+v", row.Key, iv)
+		}
+		want := max(iv.Center-iv.Lo, iv.Hi-iv.Center) / iv.Center
+		if row.Verdict == Inconclusive && math.Abs(row.Resolution-want) > 1e-12 {
+			t.Errorf("%s: resolution %v, want %v", row.Key, row.Resolution, want)
+		}
+	}
+	if inconclusive == 0 {
+		t.Error("no inconclusive row; the test needs noisier data")
 	}
 }

@@ -55,11 +55,32 @@ func (r *Result) betterWord() string {
 
 func (r *Result) header() string {
 	if r.Paired {
-		return fmt.Sprintf("%s (%s): duet of %s vs %s, geometric means of paired iterations; %g%% CI of new/old over runs; changes under %s are not reported",
-			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, 100*r.Level, pct(r.Threshold, false))
+		return fmt.Sprintf("%s (%s): duet of %s vs %s, geometric means of paired iterations; %g%% CI of new/old over runs; %s",
+			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, 100*r.Level, r.thresholdWords())
 	}
-	return fmt.Sprintf("%s (%s): %s of %s vs %s; %g%% CI of new/old; changes under %s are not reported",
-		r.Metric, r.betterWord(), r.Stat, r.NewLabel, r.OldLabel, 100*r.Level, pct(r.Threshold, false))
+	return fmt.Sprintf("%s (%s): %s of %s vs %s; %g%% CI of new/old; %s",
+		r.Metric, r.betterWord(), r.Stat, r.NewLabel, r.OldLabel, 100*r.Level, r.thresholdWords())
+}
+
+// thresholdWords says what the threshold does to the verdicts.
+func (r *Result) thresholdWords() string {
+	switch {
+	case r.Threshold == 0 && r.Metric == "allocs/op":
+		return "allocation counts are exact: every change the interval shows is reported"
+	case r.Threshold == 0:
+		return "every change the interval shows is reported"
+	}
+	return "no change means the whole interval lies within ±" + pct(r.Threshold, false)
+}
+
+// verdictWord is the verdict as the text and markdown tables show it: an
+// inconclusive verdict carries the change the data could have shown.
+func (r *Result) verdictWord(row *Row) string {
+	w := row.Verdict.Word(r.Metric)
+	if row.Verdict == Inconclusive && !math.IsNaN(row.Resolution) {
+		w += " (±" + pct(row.Resolution, false) + ")"
+	}
+	return w
 }
 
 // scale formats v in the metric's unit class, as benchstat does.
@@ -70,12 +91,20 @@ func (r *Result) scale(v float64) string {
 	return benchunit.Scale(v, benchunit.ClassOf(r.Metric))
 }
 
-// pct formats a fraction as a percentage; signed adds "+" to positive values.
+// pct formats a fraction as a percentage; signed adds "+" to positive
+// values. An infinite change, from 0 to something, is "∞".
 func pct(f float64, signed bool) string {
-	if math.IsNaN(f) {
+	var s string
+	switch {
+	case math.IsNaN(f):
 		return "-"
+	case math.IsInf(f, -1):
+		return "-∞"
+	case math.IsInf(f, 1):
+		s = "∞"
+	default:
+		s = strconv.FormatFloat(100*f, 'f', 2, 64) + "%"
 	}
-	s := strconv.FormatFloat(100*f, 'f', 2, 64) + "%"
 	if signed && f >= 0 {
 		s = "+" + s
 	}
@@ -127,7 +156,7 @@ func (r *Result) writeText(w io.Writer) error {
 		row := &r.Rows[i]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name(row.Key),
 			r.scale(row.Old.Center), row.Old.count(), r.scale(row.New.Center), row.New.count(),
-			pct(row.Change(), true), row.interval(), row.Verdict.Word(r.Metric))
+			pct(row.Change(), true), row.interval(), r.verdictWord(row))
 	}
 	if r.Geomean.N > 1 {
 		fmt.Fprintf(tw, "geomean\t%s\t\t%s\t\t%s\t\t\t\n", r.scale(r.Geomean.Old), r.scale(r.Geomean.New), pct(r.Geomean.Ratio-1, true))
@@ -139,10 +168,19 @@ func (r *Result) writeText(w io.Writer) error {
 	return nil
 }
 
-// writeNotes writes row notes, one-sided benchmarks and warnings, each line
-// prefixed by prefix.
+// writeNotes writes the meaning of an inconclusive verdict when there is
+// one, row notes, one-sided benchmarks and warnings, each line prefixed by
+// prefix.
 func (r *Result) writeNotes(w io.Writer, prefix string) {
 	var lines []string
+	if r.count(Inconclusive) > 0 {
+		reach := "reaches past ±" + pct(r.Threshold, false) + " but does not show a change beyond it"
+		if r.Threshold == 0 {
+			reach = "includes no change but is not exactly 1"
+		}
+		lines = append(lines, "inconclusive (±x%): the interval "+reach+
+			"; the data resolve only changes of about ±x% (more forks or iterations narrow the interval)")
+	}
 	for _, row := range r.Rows {
 		if row.Note != "" {
 			lines = append(lines, fmt.Sprintf("%s: %s", row.Key, row.Note))
@@ -165,16 +203,21 @@ func (r *Result) writeNotes(w io.Writer, prefix string) {
 	}
 }
 
-func (r *Result) writeMarkdown(w io.Writer) error {
-	worse := len(r.Regressions())
-	better := 0
+// count returns the number of rows with verdict v.
+func (r *Result) count(v Verdict) int {
+	n := 0
 	for _, row := range r.Rows {
-		if row.Verdict == Better {
-			better++
+		if row.Verdict == v {
+			n++
 		}
 	}
-	fmt.Fprintf(w, "### %s: %d %s, %d %s, %d benchmarks compared\n\n", r.Metric,
-		worse, Worse.Word(r.Metric), better, Better.Word(r.Metric), len(r.Rows))
+	return n
+}
+
+func (r *Result) writeMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "### %s: %d %s, %d %s, %d %s, %d benchmarks compared\n\n", r.Metric,
+		r.count(Worse), Worse.Word(r.Metric), r.count(Better), Better.Word(r.Metric),
+		r.count(Inconclusive)+r.count(TooFew), Inconclusive.Word(r.Metric), len(r.Rows))
 	fmt.Fprintf(w, "%s\n\n", r.header())
 	pkg, name := r.names()
 	if pkg != "" {
@@ -184,7 +227,7 @@ func (r *Result) writeMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "|---|---:|---:|---:|---|---|\n")
 	for i := range r.Rows {
 		row := &r.Rows[i]
-		v := row.Verdict.Word(r.Metric)
+		v := r.verdictWord(row)
 		if row.Verdict == Worse {
 			v = "**" + v + "**"
 		}
@@ -230,14 +273,15 @@ type jsonSide struct {
 
 type jsonRow struct {
 	jsonKey
-	Old     jsonSide `json:"old"`
-	New     jsonSide `json:"new"`
-	Ratio   number   `json:"ratio"`
-	Lo      number   `json:"lo"`
-	Hi      number   `json:"hi"`
-	Method  string   `json:"method"`
-	Verdict string   `json:"verdict"`
-	Note    string   `json:"note,omitempty"`
+	Old        jsonSide `json:"old"`
+	New        jsonSide `json:"new"`
+	Ratio      number   `json:"ratio"`
+	Lo         number   `json:"lo"`
+	Hi         number   `json:"hi"`
+	Method     string   `json:"method"`
+	Verdict    string   `json:"verdict"`
+	Resolution number   `json:"resolution"`
+	Note       string   `json:"note,omitempty"`
 }
 
 type jsonGeo struct {
@@ -284,7 +328,8 @@ func (r *Result) writeJSON(w io.Writer) error {
 			Old:     jsonSide{number(row.Old.Center), row.Old.N, row.Old.Forks},
 			New:     jsonSide{number(row.New.Center), row.New.N, row.New.Forks},
 			Ratio:   number(row.Ratio.Center), Lo: number(row.Ratio.Lo), Hi: number(row.Ratio.Hi),
-			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Note: row.Note,
+			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Resolution: number(row.Resolution),
+			Note: row.Note,
 		})
 	}
 	if r.Geomean.N > 1 {
@@ -297,13 +342,13 @@ func (r *Result) writeJSON(w io.Writer) error {
 
 // csvHeader is the first line of the CSV format.
 var csvHeader = []string{"pkg", "name", "procs", "metric", "old", "old_n", "old_forks", "new", "new_n", "new_forks",
-	"ratio", "lo", "hi", "method", "verdict"}
+	"ratio", "lo", "hi", "method", "verdict", "resolution"}
 
 func (r *Result) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	f := func(v float64) string {
-		if math.IsNaN(v) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return ""
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64)
@@ -312,7 +357,7 @@ func (r *Result) writeCSV(w io.Writer) error {
 		cw.Write([]string{row.Key.Package, row.Key.Name, strconv.Itoa(row.Key.Procs), r.Metric,
 			f(row.Old.Center), strconv.Itoa(row.Old.N), strconv.Itoa(row.Old.Forks),
 			f(row.New.Center), strconv.Itoa(row.New.N), strconv.Itoa(row.New.Forks),
-			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric)})
+			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric), f(row.Resolution)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -6,7 +6,7 @@ out=${1:?usage: eval-report.sh OUTDIR}
 mb="$out/mbench"
 
 # changed A B: how many benchmarks mbench compare calls changed.
-changed() { "$mb" compare -format csv "$@" 2>/dev/null | awk -F, 'NR > 1 && $15 != "no change" && $15 != "too few samples" { n++ } END { print n + 0 }'; }
+changed() { "$mb" compare -format csv "$@" 2>/dev/null | awk -F, 'NR > 1 && $15 != "no change" && $15 != "inconclusive" && $15 != "too few samples" { n++ } END { print n + 0 }'; }
 # within REF RUN: fractions of benchmarks whose mean is within 1%, 3%, 5% of the reference.
 within() { "$mb" compare -format csv "$1" "$2" 2>/dev/null | awk -F, 'NR > 1 { d = $11 - 1; if (d < 0) d = -d; n++; if (d <= .01) a++; if (d <= .03) b++; if (d <= .05) c++ }
   END { printf "%d/%d (%.0f%%) | %d/%d (%.0f%%) | %d/%d (%.0f%%)", a, n, 100*a/n, b, n, 100*b/n, c, n, 100*c/n }'; }

@@ -18,9 +18,16 @@ func init() {
 		long: `
 Compare reports, for every benchmark measured in both OLD and NEW, the centre
 of each side (mean, or median with -stat median), the relative change
-new/old - 1, its confidence interval, and a verdict: faster, slower (better,
-worse for other metrics) or no change. A change is reported only when the
-interval excludes no change AND the change is larger than -threshold.
+new/old - 1, its confidence interval, and one of four verdicts:
+
+	faster, slower   the interval excludes no change AND the change is
+	                 larger than -threshold (better, worse for other metrics)
+	no change        the whole interval lies within ±threshold
+	inconclusive     anything else; (±x%) is the smallest change the data
+	                 could have shown, the interval's larger half-width
+
+Allocation counts are exact, so -threshold does not apply to allocs/op:
+every change its interval shows is reported.
 
 OLD and NEW are result files — plain 'go test -bench' output, any file
 benchstat reads, or mbench's JSON Lines — or runs stored by 'mbench run',
@@ -48,7 +55,7 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				return err
 			})
 			fs.Float64Var(&opts.Alpha, "alpha", opts.Alpha, "one minus the confidence `level` of the interval")
-			fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "smallest relative change reported, as a `fraction`")
+			fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "smallest relative change that matters, as a `fraction` (not for allocs/op)")
 			fs.IntVar(&opts.Replicates, "reps", opts.Replicates, "bootstrap `replicates`")
 			fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the bootstrap")
 			format := fs.String("format", "text", "output `format`: text, markdown, json or csv")

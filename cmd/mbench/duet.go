@@ -109,7 +109,7 @@ func setDuetFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&f.fail, "fail", false, "exit with status 3 when a benchmark got slower")
 	fs.StringVar(&f.opts.Metric, "metric", f.opts.Metric, "compare `unit`: sec/op (wall time), cpu-sec/op (the process's CPU time; with the probe), B/op or allocs/op (with -benchmem)")
 	fs.Float64Var(&f.opts.Alpha, "alpha", f.opts.Alpha, "one minus the confidence `level` of the interval")
-	fs.Float64Var(&f.opts.Threshold, "threshold", f.opts.Threshold, "smallest relative change reported, as a `fraction`")
+	fs.Float64Var(&f.opts.Threshold, "threshold", f.opts.Threshold, "smallest relative change that matters, as a `fraction` (not for allocs/op)")
 	fs.IntVar(&f.opts.Replicates, "reps", f.opts.Replicates, "bootstrap `replicates`")
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "random `seed` of the order, the CPU assignment and the bootstrap")
 	fs.BoolVar(&c.Verbose, "v", false, "print each run as it starts")

@@ -29,6 +29,7 @@ var cliCases = []struct {
 	{"compare-forks", "compare -fail old=testdata/forks-old.json new=testdata/forks-new.json", exitRegression},
 	{"compare-threshold", "compare -fail -threshold 0.06 old=testdata/forks-old.json new=testdata/forks-new.json", exitOK},
 	{"compare-allocs-json", "compare -metric allocs/op -format json old=testdata/allocs-old.txt new=testdata/allocs-new.txt", exitOK},
+	{"compare-allocs-fail", "compare -fail -metric allocs/op old=testdata/allocs-old.txt new=testdata/allocs-new.txt", exitRegression},
 	{"compare-missing-file", "compare testdata/old.txt testdata/nope.txt", exitError},
 	{"compare-empty-file", "compare testdata/old.txt testdata/empty.txt", exitError},
 	{"compare-bad-lines", "compare old=testdata/old.txt bad=testdata/bad.txt", exitOK},
