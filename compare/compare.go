@@ -194,6 +194,8 @@ type Result struct {
 	// versions of an interleaved session (see Interleaved), whose rows
 	// compare the processes of each round.
 	Paired bool
+	// Interleaved is set for the versions of an interleaved session.
+	Interleaved bool
 }
 
 // Regressions returns the rows whose verdict is Worse.
@@ -275,7 +277,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	minN := MinSamples(opts.Alpha)
 	paired := Paired(old, new)
 	rounds := Interleaved(old, new)
-	res.Paired = paired || rounds
+	res.Paired, res.Interleaved = paired || rounds, rounds
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {

@@ -54,6 +54,10 @@ func (r *Result) betterWord() string {
 }
 
 func (r *Result) header() string {
+	if r.Interleaved {
+		return fmt.Sprintf("%s (%s): %s vs %s interleaved, one process of each per round; geometric mean of the rounds' ratios, %g%% CI of new/old over rounds; %s",
+			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, 100*r.Level, r.thresholdWords())
+	}
 	if r.Paired {
 		return fmt.Sprintf("%s (%s): duet of %s vs %s, geometric means of paired iterations; %g%% CI of new/old over runs; %s",
 			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, 100*r.Level, r.thresholdWords())

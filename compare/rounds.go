@@ -69,6 +69,7 @@ func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap,
 	row.Old = Side{Center: opts.Stat.Of(all[0]), N: len(all[0]), Forks: len(olds)}
 	row.New = Side{Center: opts.Stat.Of(all[1]), N: len(all[1]), Forks: len(news)}
 	row.Ratio = stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: boot.Level}
+	row.Resolution = math.NaN()
 	if len(olds) < 2 {
 		row.Verdict = TooFew
 		row.Note = fmt.Sprintf("need at least 2 rounds with both versions for an interval; have %d", len(olds))
@@ -79,7 +80,7 @@ func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap,
 		// everywhere is no change, anything else is compared unpaired.
 		if constant(all[0], all[1]) {
 			row.Ratio = stats.Interval{Center: 1, Lo: 1, Hi: 1, Level: boot.Level}
-			row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+			row.Verdict, row.Resolution = verdict(row.Ratio, opts.Threshold, better)
 			return
 		}
 		compareRow(row, o, n, opts, boot, 2, better)
@@ -90,7 +91,7 @@ func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap,
 	h.Write([]byte(row.Key.String()))
 	r := rand.New(rand.NewPCG(opts.Seed, h.Sum64()))
 	row.Ratio = boot.RoundRatio(olds, news, r)
-	row.Verdict = verdict(row.Ratio, opts.Threshold, better)
+	row.Verdict, row.Resolution = verdict(row.Ratio, opts.Threshold, better)
 	if len(olds) < len(o.Forks) || len(news) < len(n.Forks) {
 		row.Note = fmt.Sprintf("%d rounds with one version only left out", len(o.Forks)+len(n.Forks)-2*len(olds))
 	}
