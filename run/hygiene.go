@@ -9,6 +9,7 @@ import (
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/stats"
+	"github.com/mbench/mbench/stop"
 )
 
 // Thresholds of the hygiene checks. Each is a plausibility bound from paper
@@ -82,9 +83,11 @@ func BinaryWarnings(path string, flags []string) []string {
 }
 
 // ResultWarnings checks one benchmark's measurements for implausible
-// results (paper 002 §3).
-func ResultWarnings(r *Result, metric string) []string {
-	var w []string
+// results (paper 002 §3). Each note reads the same for every benchmark it
+// applies to, with the benchmark's own figure in Detail, so that a run
+// prints it once for all of them.
+func ResultWarnings(r *Result, metric string) []stop.Note {
+	var w []stop.Note
 	var measure, firsts, rest []float64
 	for i := range r.Measurements {
 		m := &r.Measurements[i]
@@ -106,21 +109,26 @@ func ResultWarnings(r *Result, metric string) []string {
 	}
 	mean := stats.Mean(measure)
 	if metric == "sec/op" && mean < implausibleOp {
-		w = append(w, fmt.Sprintf("%.3g ns/op is implausibly fast: the compiler may have removed the work "+
-			"(use the result, e.g. assign it to a package-level sink, or use b.Loop)", mean*1e9))
+		w = append(w, stop.Note{Problem: "implausibly fast: the compiler may have removed the work",
+			Advice: "use the result, e.g. assign it to a package-level sink, or use b.Loop",
+			Detail: fmt.Sprintf("%.3g ns/op", mean*1e9)})
 	}
 	if len(firsts) > 0 && len(rest) > 0 {
 		if ratio := stats.Median(firsts) / stats.Median(rest); ratio > slowFirst {
-			w = append(w, fmt.Sprintf("the first iteration of a fork is %.1fx slower than the rest: start-up cost is in the measurement; "+
-				"keep warm-up iterations (-wi-min) or move set-up before b.ResetTimer", ratio))
+			w = append(w, stop.Note{Problem: "the first iteration of a fork is much slower than the rest: start-up cost is in the measurement",
+				Advice: "keep warm-up iterations (-wi-min) or move set-up before b.ResetTimer",
+				Detail: fmt.Sprintf("%.1fx", ratio)})
 		}
 	}
 	if cv := stats.CV(measure); cv > noisyCV && !math.IsNaN(cv) {
-		w = append(w, fmt.Sprintf("iterations vary by %.0f%% (CV): results are noisy; look for interference, or lengthen -iter", 100*cv))
+		w = append(w, stop.Note{Problem: fmt.Sprintf("noisy results: iterations vary by more than %.0f%% (CV)", 100*noisyCV),
+			Advice: "look for interference, or lengthen -iter",
+			Detail: fmt.Sprintf("%.0f%%", 100*cv)})
 	}
 	if metric == "sec/op" && r.N > 0 {
 		if iter := time.Duration(mean * float64(r.N) * 1e9); iter < timerResolution*granularityFactor {
-			w = append(w, fmt.Sprintf("an iteration lasts %v, close to the clock's resolution; lengthen -iter", iter))
+			w = append(w, stop.Note{Problem: "iterations last close to the clock's resolution",
+				Advice: "lengthen -iter", Detail: iter.String()})
 		}
 	}
 	return w

@@ -89,7 +89,7 @@ func TestResultWarnings(t *testing.T) {
 		{"clean", result(1e6, []float64{100e-9, 100e-9, 101e-9, 99e-9}, []float64{100e-9, 100e-9, 100e-9, 101e-9}), nil},
 		{"dead code", result(1e8, []float64{0.3e-9, 0.3e-9, 0.3e-9}, []float64{0.3e-9, 0.3e-9, 0.3e-9}), []string{"implausibly fast"}},
 		{"slow first", result(1e6, []float64{300e-9, 100e-9, 101e-9}, []float64{310e-9, 100e-9, 99e-9}), []string{"first iteration"}},
-		{"noisy", result(1e6, []float64{100e-9, 100e-9, 150e-9}, []float64{100e-9, 60e-9, 140e-9}), []string{"vary by"}},
+		{"noisy", result(1e6, []float64{100e-9, 100e-9, 150e-9}, []float64{100e-9, 60e-9, 140e-9}), []string{"vary by more than 10%"}},
 		{"short iterations", result(10, []float64{100e-9, 100e-9, 101e-9}, []float64{100e-9, 100e-9, 100e-9}), []string{"clock's resolution"}},
 	} {
 		w := ResultWarnings(tc.r, "sec/op")
@@ -98,7 +98,7 @@ func TestResultWarnings(t *testing.T) {
 			continue
 		}
 		for i, want := range tc.want {
-			if !strings.Contains(w[i], want) {
+			if !strings.Contains(w[i].String(), want) {
 				t.Errorf("%s: warning %q, want it to mention %q", tc.name, w[i], want)
 			}
 		}

@@ -21,6 +21,8 @@
 //     code computes it.
 //   - Expand widens a percentile interval that rests on few units (forks,
 //     blocks) to the coverage of Student's t.
+//   - Trend, a least-squares slope with its t-test, is the evidence that a
+//     fork's warm-up is still moving (package stop).
 //
 // # Conventions
 //

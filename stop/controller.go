@@ -2,7 +2,10 @@ package stop
 
 import (
 	"fmt"
+	"math"
 	"time"
+
+	"github.com/mbench/mbench/stats"
 )
 
 // phase is where a Controller is in the life of its current fork.
@@ -37,13 +40,18 @@ const (
 //
 // The warm-up checkpoint runs after each warm-up iteration from wi_min on,
 // also at wi_max (so a fork whose last allowed iteration is stable is
-// reported as stable); the fork checkpoint after each fork from f_min on,
-// also at f_max. Calling a method out of this order is a bug in the caller
+// reported as stable). It ends warm-up when the criterion finds the window
+// stable or when the window shows no trend (see the package comment's
+// "Warm-up"); a dynamic criterion alone would hold a noisy but flat series
+// in warm-up until wi_max. The fork checkpoint runs after each fork from
+// f_min on, also at f_max. Calling a method out of this order is a bug in the caller
 // and panics. A Controller is not safe for concurrent use.
 type Controller struct {
-	cfg    Config
-	crit   Criterion
-	static bool
+	cfg      Config
+	crit     Criterion
+	static   bool
+	trendWin int  // values the trend check looks at: the criterion's warm-up window
+	trending bool // the current fork's latest warm-up checkpoint found a trend
 
 	phase phase
 	warm  []float64   // warm-up values of the current fork
@@ -66,10 +74,14 @@ func NewController(cfg Config, c Criterion) *Controller {
 		panic("stop: nil Criterion")
 	}
 	_, static := c.(Static)
+	win := DefaultOptions.Window + 1
+	if w, ok := c.(windowed); ok {
+		win = w.warmupWindow()
+	}
 	if m, ok := c.(memoizer); ok {
 		c = m.memoized()
 	}
-	return &Controller{cfg: cfg, crit: c, static: static, rep: Report{Criterion: c.Name()}}
+	return &Controller{cfg: cfg, crit: c, static: static, trendWin: win, rep: Report{Criterion: c.Name()}}
 }
 
 // NeedFork reports whether another fork is wanted: fewer than f_min have
@@ -88,7 +100,9 @@ func (c *Controller) StartFork() {
 	c.rep.Forks++
 	c.rep.Warmup = append(c.rep.Warmup, 0)
 	c.rep.WarmupStable = append(c.rep.WarmupStable, false)
+	c.rep.WarmupTrend = append(c.rep.WarmupTrend, false)
 	c.warm, c.cur = c.warm[:0], nil
+	c.trending = false
 	c.phase = warming
 	if c.cfg.WarmupMax == 0 {
 		c.phase = measuring
@@ -101,30 +115,62 @@ func (c *Controller) WantWarmup() bool { return c.phase == warming }
 
 // Warmup records the value of a warm-up iteration of the current fork and
 // reports whether more warm-up is wanted: false once the warm-up checkpoint
-// finds the fork stable (at wi_min or later) or wi_max values are in. It
-// panics unless WantWarmup is true.
+// (at wi_min or later) finds the fork stable or its window without a trend,
+// or wi_max values are in. It panics unless WantWarmup is true.
 func (c *Controller) Warmup(v float64) (more bool) {
 	if c.phase != warming {
 		panic("stop: Warmup outside a fork's warm-up")
 	}
 	c.warm = append(c.warm, v)
 	n := len(c.warm)
-	c.rep.Warmup[c.rep.Forks-1] = n
+	f := c.rep.Forks - 1
+	c.rep.Warmup[f] = n
 	if n >= c.cfg.WarmupMin {
 		t := time.Now()
 		d := c.crit.Warmup(c.warm)
+		if !d.Stable && !c.static {
+			c.trending = trending(c.warm, c.trendWin)
+		}
 		c.rep.CheckTime += time.Since(t)
 		if d.Stable {
-			c.rep.WarmupStable[c.rep.Forks-1] = true
+			c.rep.WarmupStable[f] = true
+			c.phase = measuring
+			return false
+		}
+		if !c.static && !c.trending {
 			c.phase = measuring
 			return false
 		}
 	}
 	if n >= c.cfg.WarmupMax {
+		c.rep.WarmupTrend[f] = c.trending
 		c.phase = measuring
 		return false
 	}
 	return true
+}
+
+// TrendLevel is the p-value of the warm-up window's slope (stats.Trend) at
+// or below which the window counts as still trending. A false alarm costs
+// one more warm-up iteration, and a warning only if the alarm persists
+// through every checkpoint up to wi_max, so the level can be the usual 5%.
+const TrendLevel = 0.05
+
+// trending reports whether the last win values of warm (all of them, if
+// fewer) show a trend: a least-squares slope with p ≤ TrendLevel. Fewer
+// than 3 values cannot show one (stats.Trend needs a degree of freedom for
+// the scatter), so a fork whose warm-up stops at wi_min < 3 is never
+// trending.
+func trending(warm []float64, win int) bool {
+	w := warm[max(0, len(warm)-win):]
+	_, p := stats.Trend(w)
+	return !math.IsNaN(p) && p <= TrendLevel
+}
+
+// windowed is a Criterion with a sliding warm-up window; the trend check
+// looks at the same values, so -window sets both.
+type windowed interface {
+	warmupWindow() int
 }
 
 // Measure records the value of a measurement iteration of the current fork
@@ -172,6 +218,7 @@ func (c *Controller) Report() Report {
 	r := c.rep
 	r.Warmup = append([]int(nil), r.Warmup...)
 	r.WarmupStable = append([]bool(nil), r.WarmupStable...)
+	r.WarmupTrend = append([]bool(nil), r.WarmupTrend...)
 	r.Stable = c.stable
 	cfg := c.cfg
 	r.Done = c.phase == idle && !c.NeedFork()
@@ -197,7 +244,8 @@ type Report struct {
 	Criterion    string
 	Forks        int
 	Warmup       []int         // warm-up iterations used per fork
-	WarmupStable []bool        // whether each fork's warm-up ended stable (false: wi_max reached, or the fork died)
+	WarmupStable []bool        // whether the criterion found each fork's warm-up stable
+	WarmupTrend  []bool        // whether each fork's warm-up reached wi_max still trending (see Warnings)
 	Measured     int           // measurement iterations in total
 	Done         bool          // no more forks are wanted; Stable and Reason are final
 	Stable       bool          // the fork checkpoint found stability; false for static and at f_max: the paper's warning
@@ -205,27 +253,46 @@ type Report struct {
 	CheckTime    time.Duration // time spent evaluating the criterion
 }
 
-// Warnings returns the paper's warnings (§4.3, §6 "Unreachable Stability
-// Criteria") for a dynamic criterion that gave up: forks whose warm-up
-// reached wi_max, and f_max reached without stability. They tell the user
-// which bound to raise. Static, which never checks, has none; neither has a
-// run that is not Done.
-func (r Report) Warnings() []string {
+// A Note is a warning about one benchmark, worded the same for every
+// benchmark it applies to, so that a caller can print it once for all of
+// them: a warning repeated per benchmark or per fork teaches users to skip
+// warnings.
+type Note struct {
+	Problem string // what is wrong, e.g. "warm-up still trending at -wi-max"
+	Advice  string // what to do about it
+	Detail  string // this benchmark's figure, e.g. "25%"; may be empty
+}
+
+// String returns the note in one line.
+func (n Note) String() string {
+	s := n.Problem
+	if n.Detail != "" {
+		s += " (" + n.Detail + ")"
+	}
+	return s + "; " + n.Advice
+}
+
+// Warnings returns paper 000's warnings (§4.3, §6 "Unreachable Stability
+// Criteria") for a dynamic criterion that gave up: a fork whose warm-up
+// reached wi_max with its window still trending, and f_max reached without
+// stability. They tell the user which bound to raise. A warm-up that reached
+// wi_max without a trend in its window, only too noisy for the criterion,
+// gets none: more warm-up would not change it. Static, which never checks,
+// has none; neither has a run that is not Done.
+func (r Report) Warnings() []Note {
 	if r.Criterion == (Static{}).Name() || !r.Done {
 		return nil
 	}
-	var w []string
-	var unsettled []int
-	for i, ok := range r.WarmupStable {
-		if !ok && r.Warmup[i] > 0 {
-			unsettled = append(unsettled, i+1)
+	var w []Note
+	for _, t := range r.WarmupTrend {
+		if t {
+			w = append(w, Note{Problem: "warm-up still trending at -wi-max", Advice: "raise -wi-max"})
+			break
 		}
 	}
-	if len(unsettled) > 0 {
-		w = append(w, fmt.Sprintf("%s: warm-up not stable by its last iteration in fork(s) %v; raise -wi-max", r.Criterion, unsettled))
-	}
 	if !r.Stable {
-		w = append(w, fmt.Sprintf("%s: %s; raise -f-max or expect a less accurate result", r.Criterion, r.Reason))
+		w = append(w, Note{Problem: fmt.Sprintf("-f-max reached before %s found the forks stable", r.Criterion),
+			Advice: "raise -f-max or expect a less accurate result"})
 	}
 	return w
 }

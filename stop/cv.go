@@ -21,6 +21,8 @@ func (c CV) validate() error {
 	return checkThreshold("cv", c.Threshold)
 }
 
+func (c CV) warmupWindow() int { return c.Window + 1 }
+
 // Name returns "cv".
 func (CV) Name() string { return "cv" }
 

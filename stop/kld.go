@@ -67,6 +67,8 @@ func (c KLD) validate() error {
 	return nil
 }
 
+func (c KLD) warmupWindow() int { return c.Window + 1 }
+
 // Name returns "kld".
 func (KLD) Name() string { return "kld" }
 

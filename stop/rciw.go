@@ -56,6 +56,8 @@ func (c RCIW) validate() error {
 	return nil
 }
 
+func (c RCIW) warmupWindow() int { return c.Window + 1 }
+
 // Name returns "rciw".
 func (RCIW) Name() string { return "rciw" }
 

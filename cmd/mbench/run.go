@@ -485,6 +485,7 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 	}
 	failed := 0
 	var checkTime, benchTime time.Duration
+	var stops []string
 	boot := stats.Bootstrap{Level: 0.99, Replicates: 10000}
 	for gi, group := range groups {
 		if v := group[0].Target.Version; v != "" || len(groups) > 1 {
@@ -502,14 +503,16 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 			for _, w := range r.Report.Warmup {
 				warm += w
 			}
+			code := stopCode(r)
+			stops = append(stops, code)
 			if r.Failed() {
 				failed++
-				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\t-\tFAILED: %v\n", name(r.Target.Key), r.Report.Forks, warm, r.Failures[0].Err)
+				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\t-\t%s\n", name(r.Target.Key), r.Report.Forks, warm, code)
 				continue
 			}
 			s := run.Summarize(r, o.Metric, boot, o.Seed)
 			if s.Iterations == 0 {
-				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\t0\t-\tnot run\n", name(r.Target.Key))
+				fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\t0\t-\t%s\n", name(r.Target.Key), code)
 				continue
 			}
 			cls := benchunit.ClassOf(o.Metric)
@@ -521,19 +524,30 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%v\t%s\n", name(r.Target.Key),
 				benchunit.Scale(s.Mean, cls), benchunit.Scale(s.Median, cls), ci, rciw,
 				scaleOrDash(s.BytesPerOp, benchunit.Binary), scaleOrDash(s.AllocsPerOp, benchunit.Decimal),
-				s.Forks, warm, s.Iterations, r.Report.CheckTime.Round(time.Microsecond), r.Report.Reason)
+				s.Forks, warm, s.Iterations, r.Report.CheckTime.Round(time.Microsecond), code)
 		}
 		tw.Flush()
 	}
+	writeStopLegend(e.stdout, stops, o)
 	fmt.Fprintf(e.stdout, "\nwall time %v; criterion checks took %v (%.3f%% of benchmark time)\n",
 		wall.Round(time.Millisecond), checkTime.Round(time.Microsecond), 100*checkTime.Seconds()/max(benchTime.Seconds(), 1e-9))
+	var notes noteGroups
 	for _, r := range results {
-		var ws []string
-		ws = append(ws, r.Report.Warnings()...)
-		ws = append(ws, run.ResultWarnings(r, o.Metric)...)
-		for _, w := range ws {
-			e.warnf("%s: %s", targetName(r.Target), w)
+		ns := run.ResultWarnings(r, o.Metric)
+		if !r.Failed() {
+			// A failed benchmark stopped for its failure, reported below.
+			ns = append(r.Report.Warnings(), ns...)
 		}
+		for _, n := range ns {
+			label := name(r.Target.Key)
+			if v := r.Target.Version; v != "" {
+				label += " (" + v + ")"
+			}
+			notes.add(n, label)
+		}
+	}
+	notes.write(e)
+	for _, r := range results {
 		for _, fe := range r.Failures {
 			e.warnf("%s failed: %v\n%s", targetName(r.Target), fe.Err, indent(fe.Output))
 		}
@@ -583,6 +597,114 @@ func versionsOf(bins []run.Binary) []string {
 		return nil
 	}
 	return labels
+}
+
+// Stop codes, the summary's short account of why a benchmark stopped; the
+// legend below the table explains the ones it uses, and the full reason of
+// each benchmark is stored with the run (settings stop/<benchmark>).
+const (
+	stopStable  = "stable"  // the criterion found the forks stable
+	stopMax     = "max"     // -f-max reached first
+	stopFixed   = "fixed"   // a fixed configuration: -criterion static, -levels, -plan
+	stopPartial = "partial" // the run ended before the benchmark did
+	stopFailed  = "FAILED"  // a fork failed
+	stopNone    = "none"    // no fork produced a measurement
+	stopLevels  = "levels " // prefix of a fixed configuration's own levels (-levels, -plan)
+)
+
+func stopCode(r *run.Result) string {
+	rep := r.Report
+	switch {
+	case r.Failed():
+		return stopFailed
+	case rep.Forks == 0 || rep.Measured == 0:
+		return stopNone
+	case rep.Criterion == stop.Static{}.Name() && strings.HasPrefix(rep.Reason, stopLevels):
+		return rep.Reason // short, and it differs per benchmark under -plan
+	case rep.Criterion == stop.Static{}.Name():
+		return stopFixed
+	case !rep.Done:
+		return stopPartial
+	case rep.Stable:
+		return stopStable
+	}
+	return stopMax
+}
+
+// writeStopLegend explains, below the table, each stop code it shows, in a
+// fixed order.
+func writeStopLegend(w io.Writer, codes []string, o *run.Options) {
+	legend := []struct{ code, text string }{
+		{stopStable, fmt.Sprintf("%s found the forks stable before -f-max %d", o.Criterion, o.Config.ForksMax)},
+		{stopMax, fmt.Sprintf("-f-max reached before %s found the forks stable", o.Criterion)},
+		{stopFixed, "every fork of a fixed configuration ran (-criterion static, -levels, -plan)"},
+		{stopPartial, "the run ended before the benchmark did"},
+		{stopFailed, "a fork failed; its error is below"},
+		{stopNone, "no fork produced a measurement"},
+	}
+	for _, c := range codes {
+		if strings.HasPrefix(c, stopLevels) {
+			legend = append(legend, struct{ code, text string }{stopLevels + "S,I,D",
+				"every fork of a fixed configuration ran: S suite runs × I forks × D iterations"})
+			codes = append(codes, stopLevels+"S,I,D")
+			break
+		}
+	}
+	first := true
+	for _, l := range legend {
+		if !contains(codes, l.code) {
+			continue
+		}
+		head := "      "
+		if first {
+			head, first = "\nstop: ", false
+		}
+		fmt.Fprintf(w, "%s%-7s %s\n", head, l.code, l.text)
+	}
+}
+
+// noteGroups collects warnings about benchmarks so that each distinct one
+// is printed once, naming the benchmarks it applies to, rather than once per
+// benchmark: a warning repeated for every line of the table teaches users
+// to skip warnings.
+type noteGroups struct {
+	order []string
+	by    map[string]*noteGroup
+}
+
+type noteGroup struct {
+	problem, advice string
+	names           []string // benchmark names, each with its note's detail
+}
+
+func (g *noteGroups) add(n stop.Note, name string) {
+	key := n.Problem + "\x00" + n.Advice
+	if g.by == nil {
+		g.by = make(map[string]*noteGroup)
+	}
+	grp, ok := g.by[key]
+	if !ok {
+		grp = &noteGroup{problem: n.Problem, advice: n.Advice}
+		g.by[key] = grp
+		g.order = append(g.order, key)
+	}
+	if n.Detail != "" {
+		name += " (" + n.Detail + ")"
+	}
+	grp.names = append(grp.names, name)
+}
+
+// write prints each group as "problem in N benchmarks: a, b; advice", or
+// "name: problem; advice" for a single benchmark.
+func (g *noteGroups) write(e *env) {
+	for _, key := range g.order {
+		n := g.by[key]
+		line := n.names[0] + ": " + n.problem
+		if len(n.names) > 1 {
+			line = fmt.Sprintf("%s in %d benchmarks: %s", n.problem, len(n.names), strings.Join(n.names, ", "))
+		}
+		e.warnf("%s; %s", line, n.advice)
+	}
 }
 
 func writeBenchfmt(path string, meta *bench.Run, results []*run.Result) error {
