@@ -93,7 +93,7 @@ func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap,
 	row.Ratio = boot.RoundRatio(olds, news, r)
 	row.Verdict, row.Resolution = verdict(row.Ratio, opts.Threshold, better)
 	if len(olds) < len(o.Forks) || len(news) < len(n.Forks) {
-		row.Note = fmt.Sprintf("%d rounds with one version only left out", len(o.Forks)+len(n.Forks)-2*len(olds))
+		row.Note = fmt.Sprintf("left out %d processes whose round has no process of the other version", len(o.Forks)+len(n.Forks)-2*len(olds))
 	}
 }
 
@@ -116,4 +116,19 @@ func constant(a, b []float64) bool {
 		}
 	}
 	return len(a) > 0
+}
+
+// Split returns the two versions of a run that measured two (an
+// interleaved session, or `mbench run` with two labelled binaries) as the
+// two sides of a comparison: the session's old and new versions, or the
+// versions in the order they were first measured.
+func Split(r *bench.Run) (old, new *bench.Run, err error) {
+	if r.Settings[SettingMode] == ModeInterleaved {
+		return r.Version(r.Settings[SettingOld]), r.Version(r.Settings[SettingNew]), nil
+	}
+	vs := r.Versions()
+	if len(vs) != 2 {
+		return nil, nil, fmt.Errorf("%s measured %d versions %q; one input must hold exactly two, or give two inputs", r.Label, len(vs), vs)
+	}
+	return r.Version(vs[0]), r.Version(vs[1]), nil
 }

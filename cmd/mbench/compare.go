@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/stats"
 )
@@ -13,7 +14,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:      "compare",
-		usageLine: "[flags] OLD NEW",
+		usageLine: "[flags] OLD NEW | SESSION",
 		short:     "detect changes between two result sets",
 		long: `
 Compare reports, for every benchmark measured in both OLD and NEW, the centre
@@ -42,6 +43,12 @@ from one process, as 'go test -count N' output does, successive iterations are
 not independent, so blocks of consecutive iterations are resampled and a
 warning says the interval cannot see the variance between processes.
 
+One input that holds two versions — a session of 'mbench ab', or an
+'mbench run' of two labelled binaries — is compared version against
+version. A session of 'mbench ab' (also an interrupted one) is analysed
+as ab analyses it: the processes of each round paired, at the error rate
+of one of its looks unless -alpha is given.
+
 The geomean row summarises the suite's overall change.
 
 Exit status is 0, or 3 when -fail is given and a benchmark got worse.
@@ -62,8 +69,8 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 			fail := fs.Bool("fail", false, "exit with status 3 when a benchmark got worse")
 			db := fs.String("db", defaultDB, "result database `path` in which inputs that are not files are looked up")
 			return func(e *env, args []string) error {
-				if len(args) != 2 {
-					return usagef("want two inputs, OLD and NEW; got %d", len(args))
+				if len(args) != 1 && len(args) != 2 {
+					return usagef("want two inputs, OLD and NEW, or one that holds two versions; got %d", len(args))
 				}
 				if !slices.Contains(compare.Formats, compare.Format(*format)) {
 					return usagef("-format %q: want one of %v", *format, compare.Formats)
@@ -74,6 +81,16 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				runs, err := loadInputs(e, *db, args)
 				if err != nil {
 					return err
+				}
+				if len(runs) == 1 {
+					old, new, err := compare.Split(runs[0])
+					if err != nil {
+						return err
+					}
+					if a, ok := compare.LookAlpha(runs[0]); ok && !alphaSet(fs) {
+						opts.Alpha = a
+					}
+					runs = []*bench.Run{old, new}
 				}
 				res, err := compare.Compare(runs[0], runs[1], opts)
 				if err != nil {
@@ -89,6 +106,13 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 			}
 		},
 	})
+}
+
+// alphaSet reports whether -alpha was given on the command line.
+func alphaSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "alpha" })
+	return set
 }
 
 // regressionErrorOf is the error of -fail for the rows that got worse.
