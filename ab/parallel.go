@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -606,6 +607,13 @@ func ParallelNotes(res *compare.Result, skews []float64) string {
 	if len(gains) > 0 {
 		fmt.Fprintf(&b, "pairing: with the pairs shuffled, intervals are %.1f× as wide (median over %d benchmarks; range %.1f–%.1f)\n",
 			stats.Median(gains), len(gains), slices.Min(gains), slices.Max(gains))
+	}
+	if len(res.Rows) > 0 && res.Rows[0].Key.Name != "Command" {
+		// Each side is pinned to one CPU, so the benchmarks ran at
+		// GOMAXPROCS 1, where the garbage collector and the benchmark share
+		// one CPU: the time per op, and so the size of a change, can differ
+		// from what the same benchmark shows at the user's GOMAXPROCS.
+		fmt.Fprintf(&b, "figures at GOMAXPROCS 1 (each side pinned to one CPU); mbench ab measures at this machine's GOMAXPROCS (%d)\n", runtime.GOMAXPROCS(0))
 	}
 	return b.String()
 }

@@ -342,10 +342,15 @@ func TestParallelNotes(t *testing.T) {
 	shuffled := stats.Interval{Center: 1, Lo: 0.9, Hi: 1.1}
 	res := &compare.Result{Rows: []compare.Row{{Ratio: paired, Shuffled: shuffled}}}
 	got := ParallelNotes(res, []float64{0.001, 0.002, 0.004})
-	for _, want := range []string{"\nstart skew of paired iterations: median 0.200%, max 0.400%", "intervals are 10.0× as wide"} {
+	for _, want := range []string{"\nstart skew of paired iterations: median 0.200%, max 0.400%", "intervals are 10.0× as wide",
+		"figures at GOMAXPROCS 1"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("notes %q lack %q", got, want)
 		}
+	}
+	cmd := &compare.Result{Rows: []compare.Row{{Key: bench.Key{Package: "command", Name: "Command"}}}}
+	if got := ParallelNotes(cmd, nil); strings.Contains(got, "GOMAXPROCS") {
+		t.Errorf("notes of a duet of commands name a GOMAXPROCS: %q", got)
 	}
 	if got := ParallelNotes(&compare.Result{}, nil); got != "\n" {
 		t.Errorf("notes without data: %q, want an empty line", got)

@@ -20,7 +20,8 @@
 #   METHODS     (default "gotest seq ab parallel")
 #   TRIALS      trials of each (default 5)
 #   LOAD        none, or cpu: stress-ng --cpu 1 runs throughout (default none)
-#   BENCH       -bench pattern of every method (default .)
+#   BENCH       -bench pattern of every method (default: each module's own
+#               selection below; . for all)
 #   AB_FLAGS    extra flags of mbench ab
 # Finished measurements are skipped on a rerun. Keep the machine otherwise
 # idle. eval/ab/tabulate OUTDIR prints the tables.
@@ -37,14 +38,15 @@ conditions=${CONDITIONS:-aa 2 5 10}
 methods=${METHODS:-gotest seq ab parallel}
 trials=${TRIALS:-5}
 load=${LOAD:-none}
-bench=${BENCH:-.}
 
-# module NAME prints "MODULE VERSION PACKAGE" of a subject.
+# module NAME prints "MODULE VERSION PACKAGE BENCH" of a subject: five or
+# six benchmarks of each, so that go test's ten counts of every benchmark
+# fit the session.
 module() {
   case $1 in
-  gotoml) echo "github.com/pelletier/go-toml/v2 v2.4.3 ./benchmark" ;;
-  uuid) echo "github.com/google/uuid v1.6.0 ." ;;
-  xxhash) echo "github.com/cespare/xxhash/v2 v2.3.0 ." ;;
+  gotoml) echo 'github.com/pelletier/go-toml/v2 v2.4.3 ./benchmark Unmarshal/(SimpleDocument|ReferenceFile)/struct$|Marshal/ReferenceFile/struct$|UnmarshalDataset/(code|config)$' ;;
+  uuid) echo 'github.com/google/uuid v1.6.0 . Parse$|UUID_String$|UUID_MarshalJSON$|UUID_UnmarshalJSON$|New$' ;;
+  xxhash) echo 'github.com/cespare/xxhash/v2 v2.3.0 . Sum64/(16B|100B|4KB)$|DigestBytes/(100B|4KB)$' ;;
   *) echo "unknown module $1" >&2; exit 2 ;;
   esac
 }
@@ -80,7 +82,8 @@ timed() {
 }
 
 for m in $modules; do
-  read -r path version pkg <<<"$(module "$m")"
+  read -r path version pkg modbench <<<"$(module "$m")"
+  bench=${BENCH:-$modbench}
   src=$("$repo/scripts/fetch-module.sh" "$scratch" "$path" "$version")
   pkgdir=$(cd "$src/$pkg" && pwd)
   # The binaries live in the package directory, where benchmarks find
@@ -99,7 +102,7 @@ for m in $modules; do
         mkdir -p "$d"
         [ -f "$d/$t.time" ] && continue
         echo "$m $load $c $meth trial $t" >&2
-        db=$scratch/$m-$load-$c-$meth-$t.db
+        db=$d/$t.db
         rm -f "$db"*
         cd "$pkgdir"
         case $meth in
@@ -120,7 +123,6 @@ for m in $modules; do
           timed "$d/$t.time" sh -c "'$mbench' ab -parallel -db '$db' -bench '$bench' -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"
           ;;
         esac
-        rm -f "$db"*
       done
     done
   done
