@@ -17,8 +17,11 @@
 // the user's GOMAXPROCS, so b.RunParallel benchmarks and code whose speed
 // depends on GOMAXPROCS are measured as `go test` measures them. Every
 // process of a benchmark does the same work per iteration (b.N calibrated
-// once, on the old version), one discarded warm-up iteration and a few
-// measured ones. The analysis (compare.Interleaved) pairs the two processes
+// once, on the old version), one discarded warm-up iteration and two
+// measured ones of about 20ms: short processes, because what limits the
+// ratio of a round is how two processes differ, not the iterations inside
+// one, so more rounds of shorter processes give narrower intervals for the
+// same time. The analysis (compare.Interleaved) pairs the two processes
 // of each round and takes the geometric mean of their ratios with a
 // bootstrap interval over rounds (stats.RoundRatio): a drift slower than a
 // round cancels.
@@ -29,7 +32,7 @@
 // reconfiguring software microbenchmarks", ESEC/FSE 2020) stops a
 // benchmark when its results are stable; here the statistic is the ratio and
 // stable means decided. After a planned number of rounds (a look of a
-// stats.Sequence: 5, 8, 12, 18 and 30 rounds by default) each benchmark
+// stats.Sequence: 10, 15, 23, 35, 53 and 80 rounds by default) each benchmark
 // that reached the look is analysed with the interval of that look, whose
 // error rate is the session's alpha divided by the number of looks, and
 // stops when its verdict is one of

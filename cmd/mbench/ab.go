@@ -41,11 +41,14 @@ geometric mean of the rounds' ratios, with a bootstrap interval over
 rounds, so that the machine's drift between rounds cancels. Processes run
 at this machine's GOMAXPROCS (b.RunParallel benchmarks included), one
 warm-up and -mi measured iterations each, every iteration doing the same
-work on both sides (calibrated to about -iter).
+work on both sides (calibrated to about -iter). Processes are short on
+purpose: two processes differ more than the iterations within one, so
+many short rounds give a narrower interval than a few long ones in the
+same time.
 
-A benchmark stops when its verdict is decided. It is analysed after 5, 8,
-12, 18 and 30 rounds (from -min-rounds to -max-rounds, each look about 1.5
-times the one before); the error rate -alpha is spent equally over the
+A benchmark stops when its verdict is decided. It is analysed after 10,
+15, 23, 35, 53 and 80 rounds (from -min-rounds to -max-rounds, each look
+about 1.5 times the one before); the error rate -alpha is spent equally over the
 looks, so that stopping early keeps it: an unchanged benchmark is
 reported slower or faster with probability at most -alpha. -budget ends
 the session when the next round would not fit; what is undecided then is

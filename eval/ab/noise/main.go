@@ -52,6 +52,9 @@ func sd(x []float64) float64 {
 }
 
 func median(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
 	s := slices.Clone(x)
 	sort.Float64s(s)
 	if len(s)%2 == 1 {
