@@ -7,8 +7,8 @@
 // same for classic b.N loops, b.Loop and b.RunParallel benchmarks, and
 // leaves B/op and allocs/op alone: the injected regressions of the
 // evaluation of `mbench ab` (docs/eval/ab.md). With fraction 0 the patched
-// code path is still compiled in, so an A/A pair and the old side of an
-// A/B pair are built from the same source.
+// code path is still compiled in, so the old and new binaries have the same
+// code and differ only in the fraction's value.
 //
 // usage: go run ./ab/pad -fraction 0.05 -o DIR   (prints DIR/overlay.json)
 package main
@@ -34,8 +34,12 @@ const padFile = `package testing
 import "time"
 
 // mbenchEvalPadFraction is the fraction of each iteration's time added by
-// mbenchEvalPad.
-const mbenchEvalPadFraction = %v
+// mbenchEvalPad. It is a variable, not a constant, so that the compiled
+// code is the same whatever the fraction: only a value in the data
+// differs, and no function moves (a constant 0 would let the compiler drop
+// the spin and shift the code after it, which changes the speed of
+// nanosecond benchmarks by more than the injected change).
+var mbenchEvalPadFraction float64 = %v
 
 // mbenchEvalPad spins for a fraction of the iteration's timed duration and
 // adds that to it.
