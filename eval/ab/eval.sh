@@ -5,7 +5,8 @@
 #
 #   gotest    go test -bench . -count 10 for old, then for new, then benchstat
 #   seq       mbench run for old, then mbench run for new, then mbench compare
-#   ab        mbench ab (interleaved rounds, sequential decision)
+#   ab        mbench ab (interleaved rounds, sequential decision), defaults
+#   ab-long   the same with -max-rounds 200
 #   parallel  mbench ab -parallel (duet; prebuilt binaries run without the probe)
 #
 # Subjects are real modules from the module proxy, fetched into a scratch
@@ -116,8 +117,10 @@ for m in $modules; do
             '$mbench' run -db '$db' -bench '$bench' -benchmem -label new new=./$new >/dev/null 2>>'$d/$t.log'"
           "$mbench" compare -db "$db" -format json old new >"$d/$t.json" 2>>"$d/$t.log" || true
           ;;
-        ab)
-          timed "$d/$t.time" sh -c "'$mbench' ab -db '$db' -bench '$bench' ${AB_FLAGS:-} -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"
+        ab | ab-long)
+          flags=${AB_FLAGS:-}
+          [ "$meth" = ab-long ] && flags="$flags -max-rounds 200"
+          timed "$d/$t.time" sh -c "'$mbench' ab -db '$db' -bench '$bench' $flags -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"
           ;;
         parallel)
           timed "$d/$t.time" sh -c "'$mbench' ab -parallel -db '$db' -bench '$bench' -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"

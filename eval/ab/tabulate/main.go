@@ -210,7 +210,7 @@ func main() {
 			cover = fmt.Sprintf("%.0f%% (%d)", 100*float64(c.covered)/float64(c.withCI), c.withCI)
 		}
 		flagged := "–"
-		if c.cases > 0 {
+		if c.cases > 0 && p[2] == "aa" {
 			flagged = fmt.Sprintf("%.2f", 23*float64(c.slower+c.faster)/float64(c.cases))
 		}
 		rel := "–"
