@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -675,7 +676,7 @@ func (s *Session) decide(due []*Benchmark, r *bench.Run) error {
 // relevance threshold: it excludes 1 with the estimate beyond the
 // threshold (a change), or it lies within ±threshold (no change).
 func Decided(iv stats.Interval, threshold float64) bool {
-	if iv.Lo != iv.Lo || iv.Hi != iv.Hi {
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
 		return false
 	}
 	change := !iv.Contains(1) && (iv.Center > 1+threshold || iv.Center < 1-threshold)

@@ -283,7 +283,7 @@ func abCmd(e *env, f *abFlags, args []string) error {
 	}
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("interrupted; every finished process is kept in run %s: 'mbench ab -resume %s' goes on, 'mbench compare %s' analyses it",
+		return fmt.Errorf("interrupted; every finished process is kept in run %s: the same command with -resume %s goes on, 'mbench compare %s' analyses it",
 			sess.ID, sess.ID, sess.ID)
 	case runErr != nil:
 		return runErr
