@@ -74,7 +74,7 @@ type ParallelConfig struct {
 	// drawn per run.
 	CPUs [2]int
 	// Filler keeps the side that finishes an iteration first busy until
-	// the other finishes (paper 001 §4.4).
+	// the other finishes (Bulej et al. 2020 §4.4).
 	Filler bool
 	// Probe builds the test binaries with the testing-package probe
 	// (barrier and filler); without it, or when the toolchain does not

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Levels is a fixed configuration in paper 003's repetition levels,
+// Levels is a fixed configuration in Japke et al. 2025's repetition levels,
 // outermost first: SuiteRuns suite runs, Forks forks (processes) of the
 // benchmark in each suite run — the paper's "iterations", each at its own
 // random position in the suite run — and Iterations consecutive measurement
@@ -21,7 +21,7 @@ type Levels struct {
 
 // Total returns the number of measurement iterations of l, s·i·d. It is the
 // cost of l in units of one iteration time; warm-up iterations and process
-// start-up are not counted (paper 003 counts the measurement phase only).
+// start-up are not counted (Japke et al. 2025 counts the measurement phase only).
 func (l Levels) Total() int { return l.SuiteRuns * l.Forks * l.Iterations }
 
 // String returns l as "S,I,D", the form of `mbench run -levels`.

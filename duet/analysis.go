@@ -57,7 +57,7 @@ type OneSidedRule struct {
 // An Analysis is the duet result for one benchmark.
 type Analysis struct {
 	// Ratio is new/old: the grand geometric mean of the runs' geometric
-	// means of paired ratios (paper 001 §3; the paper's speedup old/new is
+	// means of paired ratios (Bulej et al. 2020 §3; the paper's speedup old/new is
 	// its reciprocal), with the percentile bootstrap interval over runs
 	// widened for few runs (stats.Expand). Above 1, new is slower.
 	Ratio stats.Interval
@@ -65,7 +65,7 @@ type Analysis struct {
 	Percentile stats.Interval
 	// Shuffled is the interval the same data give when the new side's
 	// values are shuffled across all runs, so that each ratio divides
-	// values measured at different times (paper 001 §4.2, RQ2): what the
+	// values measured at different times (Bulej et al. 2020 §4.2, RQ2): what the
 	// synchronisation bought is Shuffled.RelWidth() / Ratio.RelWidth().
 	Shuffled stats.Interval
 	// Runs and Pairs count the data analysed; OneSidedPairs and

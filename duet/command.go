@@ -16,7 +16,7 @@ import (
 	"github.com/mbench/mbench/run"
 )
 
-// A CommandSpec is a duet of two whole programs, as paper 001 measures
+// A CommandSpec is a duet of two whole programs, as Bulej et al. 2020 measures
 // SPEC CPU and ScalaBench workloads: one run of each command is one
 // iteration.
 type CommandSpec struct {
@@ -35,7 +35,7 @@ type CommandSpec struct {
 	// Timeout ends a command that runs longer; 0 means no limit.
 	Timeout time.Duration
 	// Filler restarts the command that finished first, discarding its
-	// results, until the other finishes (paper 001 §4.4), so that both
+	// results, until the other finishes (Bulej et al. 2020 §4.4), so that both
 	// CPUs stay busy for the whole of every iteration.
 	Filler bool
 }

@@ -1,13 +1,14 @@
 // Package duet compares two versions of a benchmark by running them at the
 // same time, each pinned to its own CPU, with every timed iteration of both
-// started together (duet benchmarking, Bulej et al., ICPE 2020; paper 001):
+// started together (Bulej, Horký, Tůma, Farquet & Prokopec, "Duet
+// benchmarking: improving measurement accuracy in the cloud", ICPE 2020):
 // interference from the rest of the machine hits both versions at once and
 // cancels in the ratio of each pair of iterations.
 //
 // [RunPair] executes one run: two processes of test binaries built with
 // the testing-package probe ([Build]), synchronised at a barrier before
 // every timed iteration, the side that finishes first kept busy by its own
-// benchmark until the other finishes (paper 001, section 4.4). Each paired
+// benchmark until the other finishes (Bulej et al. 2020, section 4.4). Each paired
 // iteration is handed to the caller as soon as both sides have reported
 // it. [RunFree] is the fallback for binaries without the probe (result
 // lines paired by index), [RunCommands] runs two whole programs, and

@@ -21,7 +21,7 @@ import (
 // falls below 1% of the median in a few percent of samples; among 71
 // candidate configurations a noisy benchmark often finds one, and it is
 // then "stable" at a small configuration. That is the metric's flaw, not
-// the search's (paper 003 §4.2–4.3 finds RMAD the least accurate metric);
+// the search's (Japke et al. 2025 §4.2–4.3 finds RMAD the least accurate metric);
 // the test logs how often it happens instead of asserting it.
 func TestAcceptance(t *testing.T) {
 	full := Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}

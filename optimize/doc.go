@@ -1,4 +1,4 @@
-// Package optimize is paper 003's µOpTime (Japke et al., "µOpTime:
+// Package optimize is Japke et al. 2025's µOpTime (Japke et al., "µOpTime:
 // Statically Reducing the Execution Time of Microbenchmark Suites Using
 // Stability Metrics"): from one full run of a suite it chooses, for each
 // benchmark, the cheapest configuration whose results are still stable, and
@@ -8,7 +8,7 @@
 //
 // A full run measures every benchmark in the same Levels: S suite runs, I
 // forks of the benchmark in each suite run, D measurement iterations in
-// each fork, of one iteration time each — paper 003's (suite runs,
+// each fork, of one iteration time each — Japke et al. 2025's (suite runs,
 // iterations, duration), §2 and §4.1, without the cloud-instance level,
 // which the paper does not optimise either. A Benchmark holds one
 // benchmark's S·I·D values (one unit, typically sec/op); Collect lays them

@@ -10,12 +10,12 @@ import (
 	"github.com/mbench/mbench/bench"
 )
 
-// Levels is the model's configuration in paper 003's levels (see
+// Levels is the model's configuration in Japke et al. 2025's levels (see
 // bench.Levels): a configuration Optimize considers, chooses and plans.
 type Levels = bench.Levels
 
 // MinMeasurements is the fewest measurements a configuration must have to be
-// considered: Algorithm 1 line 8 of paper 003 ("numberOfRepetitions(e) ≥ 3"),
+// considered: Algorithm 1 line 8 of Japke et al. 2025 ("numberOfRepetitions(e) ≥ 3"),
 // because variance-based metrics need a few values. The authors' code counts
 // suite runs × iterations only; the paper's text, followed here, counts
 // every measurement, s·i·d.
@@ -42,7 +42,7 @@ func candidates(full Levels, minForks int) []Levels {
 	return out
 }
 
-// minimum returns the minimum baseline of paper 003 §4.2, "always picks the
+// minimum returns the minimum baseline of Japke et al. 2025 §4.2, "always picks the
 // smallest possible execution configuration": the cheapest candidate, and
 // among equally cheap ones the one with the most forks, then the most suite
 // runs. For the paper's (3, 5, 5) that is (1, 3, 1), the configuration the
@@ -70,7 +70,7 @@ func minimum(full Levels) Levels {
 // fork i of suite run s (all 0-based; F = Levels.Forks, I =
 // Levels.Iterations). The measurements of a smaller configuration l are the
 // prefix on every level: suite runs 0..l.SuiteRuns−1, forks 0..l.Forks−1 of
-// each, iterations 0..l.Iterations−1 of each fork (paper 003 §3.1,
+// each, iterations 0..l.Iterations−1 of each fork (Japke et al. 2025 §3.1,
 // getMeasurements).
 type Benchmark struct {
 	Key    bench.Key

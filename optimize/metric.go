@@ -9,7 +9,7 @@ import (
 	"github.com/mbench/mbench/stats"
 )
 
-// A Metric is one of paper 003 §2's stability metrics: a dimensionless
+// A Metric is one of Japke et al. 2025 §2's stability metrics: a dimensionless
 // measure of variability, lower is more stable.
 type Metric int
 
@@ -63,7 +63,7 @@ func ParseMetric(s string) (Metric, error) {
 
 // Stat returns the statistic that summarises a benchmark's result r when
 // this metric is used: the mean for CV, RCIW₁ and RCIW₂, the median for
-// RMAD and RCIW₃ (paper 003 §4.2, "we use the mean for performance results
+// RMAD and RCIW₃ (Japke et al. 2025 §4.2, "we use the mean for performance results
 // when the stability metric is based on the mean").
 func (m Metric) Stat() stats.Stat {
 	if m == RMAD || m == RCIWMedian {

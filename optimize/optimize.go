@@ -33,7 +33,7 @@ type Options struct {
 	// run; it turns costs in iterations into times and is recorded in the
 	// plan. Zero leaves the times zero.
 	IterTime time.Duration
-	// Baselines also computes paper 003's minimum and random baselines.
+	// Baselines also computes Japke et al. 2025's minimum and random baselines.
 	Baselines bool
 	// MinForks, when above 1, also requires a configuration to have at
 	// least that many processes, s·i (at most the full run's): the
@@ -46,7 +46,7 @@ type Options struct {
 	Workers int
 }
 
-// DefaultOptions are paper 003's settings (threshold 1%, 99% intervals from
+// DefaultOptions are Japke et al. 2025's settings (threshold 1%, 99% intervals from
 // 10,000 bootstrap replicates) with RCIW₁ as the metric. CV and RMAD estimate
 // the spread of single measurements, which more measurements do not
 // shrink: they sort benchmarks into quiet (minimum configuration) and noisy
@@ -94,7 +94,7 @@ type Choice struct {
 	// Result is r, the benchmark's result with this configuration: the
 	// mean or median (Options.Metric.Stat) of its measurements.
 	Result float64
-	// Change is the change rate of paper 003 equation (1),
+	// Change is the change rate of Japke et al. 2025 equation (1),
 	// |r − r_full| / r_full.
 	Change float64
 }
@@ -111,7 +111,7 @@ type Result struct {
 	// cheap ones; the full configuration, with Stable false, when none is
 	// stable.
 	Plan Choice
-	// Minimum and Random are paper 003 §4.2's baselines (zero unless
+	// Minimum and Random are Japke et al. 2025 §4.2's baselines (zero unless
 	// Options.Baselines): the cheapest configuration, and one drawn
 	// uniformly from those with at least MinMeasurements measurements.
 	// Their Stable says whether they happen to meet the threshold.
@@ -129,7 +129,7 @@ type Summary struct {
 	// Stable counts the benchmarks whose configuration is stable.
 	Stable int
 	// Within1, Within3 and Within5 are the fractions of benchmarks whose
-	// change rate is at most 1%, 3% and 5% (paper 003 Figure 3).
+	// change rate is at most 1%, 3% and 5% (Japke et al. 2025 Figure 3).
 	Within1, Within3, Within5 float64
 }
 
@@ -150,7 +150,7 @@ type Report struct {
 	Plan, Minimum, Random Summary
 }
 
-// Optimize runs paper 003's Algorithm 1 (µOpTime) on every benchmark: it
+// Optimize runs Japke et al. 2025's Algorithm 1 (µOpTime) on every benchmark: it
 // finds, from the full run's measurements, the cheapest configuration
 // whose measurements are stable.
 //

@@ -32,7 +32,7 @@ type ReplayOptions struct {
 	Workers int
 }
 
-// DefaultReplayOptions are paper 003 §4.5's: 99% percentile-bootstrap
+// DefaultReplayOptions are Japke et al. 2025 §4.5's: 99% percentile-bootstrap
 // intervals from 10,000 replicates, a change of at least 3%. The mean is
 // compared, as mbench compare does; the authors compare the statistic of
 // the metric (the median for their Go projects, with RMAD).
@@ -66,7 +66,7 @@ func (d Direction) String() string {
 	return "unchanged"
 }
 
-// A Detection is paper 003 §4.5's change detection between two versions
+// A Detection is Japke et al. 2025 §4.5's change detection between two versions
 // with one configuration: a change is detected when the two intervals do
 // not overlap and the centres differ by at least MinChange relative to the
 // old one. Both directions count (the authors' code flags slowdowns only).
@@ -96,7 +96,7 @@ func detect(old, new stats.Interval, minChange float64) Detection {
 }
 
 // An Outcome classifies the plan's detection against the full
-// configuration's, which is taken as the truth (paper 003 §4.5).
+// configuration's, which is taken as the truth (Japke et al. 2025 §4.5).
 type Outcome int
 
 // The outcomes of a Comparison.
@@ -191,7 +191,7 @@ type ReplayReport struct {
 	Counts Counts
 }
 
-// Replay replays paper 003 §4.5 (RQ4): for each pair of consecutive
+// Replay replays Japke et al. 2025 §4.5 (RQ4): for each pair of consecutive
 // versions and each benchmark in both and in the plan, it detects changes
 // with the full configuration (all of each version's measurements) and
 // with the plan's configuration (the prefix of each version's

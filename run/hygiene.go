@@ -39,7 +39,7 @@ const (
 	highBusy = 0.25
 )
 
-// PlatformWarnings checks the machine (paper 002 §7): frequency scaling and
+// PlatformWarnings checks the machine (Sestoft 2015 §7): frequency scaling and
 // other load.
 func PlatformWarnings(p Platform) []string {
 	var w []string
@@ -83,7 +83,7 @@ func BinaryWarnings(path string, flags []string) []string {
 }
 
 // ResultWarnings checks one benchmark's measurements for implausible
-// results (paper 002 §3). Each note reads the same for every benchmark it
+// results (Sestoft 2015 §3). Each note reads the same for every benchmark it
 // applies to, with the benchmark's own figure in Detail, so that a run
 // prints it once for all of them.
 func ResultWarnings(r *Result, metric string) []stop.Note {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// A Platform identifies where benchmarks run (paper 002 §8: results are
+// A Platform identifies where benchmarks run (Sestoft 2015 §8: results are
 // only comparable with the platform they came from), and carries what the
 // hygiene checks look at.
 type Platform struct {

@@ -28,7 +28,7 @@ type StaticOptions struct {
 	// discards before its measurement iterations.
 	Warmup int
 	// MinPerSuiteRun is the fewest different benchmarks a suite run should
-	// interleave (paper 003 §5, "Ensure proper RMIT execution"). Suite runs
+	// interleave (Japke et al. 2025 §5, "Ensure proper RMIT execution"). Suite runs
 	// are first assigned so that the targets that need fewer of them
 	// spread over all; a suite run still short of MinPerSuiteRun
 	// benchmarks borrows one fork of targets that are not in it, cheapest
@@ -143,7 +143,7 @@ func countPhase(ms []bench.Measurement, p bench.Phase) int {
 // assignSuiteRuns returns, per suite run, the targets' forks it runs (one
 // entry per fork). Targets that need every suite run take them all; the
 // others take, largest first, the suite runs with the fewest different
-// targets so far (paper 003 §5's advice to keep RMIT meaningful when few
+// targets so far (Japke et al. 2025 §5's advice to keep RMIT meaningful when few
 // benchmarks remain). A suite run left with fewer than minPer different
 // targets borrows one fork of the cheapest targets not in it.
 func assignSuiteRuns(levels []Levels, minPer int, rng *rand.Rand) [][]int {

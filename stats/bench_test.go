@@ -96,7 +96,7 @@ func BenchmarkBootstrap(b *testing.B) {
 	}
 }
 
-// BenchmarkKLSimilarity is paper 000's KLD criterion on two windows of 250
+// BenchmarkKLSimilarity is Laaber et al. 2020's KLD criterion on two windows of 250
 // values with its 1,000 grid points.
 func BenchmarkKLSimilarity(b *testing.B) {
 	d := newBenchData()

@@ -16,8 +16,8 @@ type Bootstrap struct {
 	Replicates int
 }
 
-// DefaultBootstrap is the setting of paper 003 §2 (99 %, 10,000 bootstrap
-// samples) and of paper 000 §5.4.1's A/A tests (10,000 iterations); paper
+// DefaultBootstrap is the setting of Japke et al. 2025 §2 (99 %, 10,000 bootstrap
+// samples) and of Laaber et al. 2020 §5.4.1's A/A tests (10,000 iterations); paper
 // 000's run-time RCIW criterion uses 1,000 replicates to save time.
 var DefaultBootstrap = Bootstrap{Level: 0.99, Replicates: 10000}
 
@@ -52,7 +52,7 @@ func (b Bootstrap) percentile(center float64, reps []float64) Interval {
 }
 
 // Percentile returns the percentile bootstrap confidence interval of the
-// mean or median of x (Efron & Tibshirani 1993 §13.3; paper 003 §2, where
+// mean or median of x (Efron & Tibshirani 1993 §13.3; Japke et al. 2025 §2, where
 // its relative width is RCIW1 for the mean and RCIW3 for the median):
 //
 //	x*_b      = n values drawn uniformly with replacement from x, b = 1..B
@@ -78,7 +78,7 @@ func (b Bootstrap) Percentile(x []float64, s Stat, r *rand.Rand) Interval {
 }
 
 // Studentized returns the bootstrap-t confidence interval of the mean of x
-// (Efron & Tibshirani 1993 §12.5; paper 003 §2, where its relative width is
+// (Efron & Tibshirani 1993 §12.5; Japke et al. 2025 §2, where its relative width is
 // RCIW2):
 //
 //	se        = sd(x)/√n

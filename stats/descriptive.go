@@ -34,7 +34,7 @@ func StdDev(x []float64) float64 {
 }
 
 // CV returns the coefficient of variation of x, the stability metric CV of
-// paper 003 §2 and paper 000 §4.2.3,
+// Japke et al. 2025 §2 and Laaber et al. 2020 §4.2.3,
 //
 //	CV = sd / mean
 //
@@ -93,7 +93,7 @@ func quantileSorted(s []float64, p float64) float64 {
 //	MAD = median(|x_i − median(x)|)
 //
 // which is R's mad(x, constant = 1). R's default constant 1.4826 makes MAD
-// estimate a normal standard deviation; paper 003 §2 uses the plain median
+// estimate a normal standard deviation; Japke et al. 2025 §2 uses the plain median
 // distance. It does not modify x and returns NaN for empty x or x containing
 // NaN.
 func MAD(x []float64) float64 {
@@ -111,7 +111,7 @@ func MAD(x []float64) float64 {
 }
 
 // RMAD returns the relative median absolute deviation of x, the stability
-// metric RMAD of paper 003 §2,
+// metric RMAD of Japke et al. 2025 §2,
 //
 //	RMAD = MAD / median
 //
@@ -126,7 +126,7 @@ func RMAD(x []float64) float64 {
 //	GM = exp(1/n · Σ log x_i)
 //
 // computed in log space so long products of ratios cannot overflow; it is
-// the per-run aggregate of paper 001 §3 step (3). It returns NaN for empty x
+// the per-run aggregate of Bulej et al. 2020 §3 step (3). It returns NaN for empty x
 // or if any x_i ≤ 0 or is NaN.
 func GeoMean(x []float64) float64 {
 	if len(x) == 0 {

@@ -6,18 +6,18 @@
 //
 //   - CV, RMAD and the relative width (Interval.RelWidth) of the Percentile
 //     (mean: RCIW1, median: RCIW3) and Studentized (RCIW2) intervals are
-//     paper 003's stability metrics.
+//     Japke et al. 2025's stability metrics.
 //   - Hierarchical and HierarchicalRatio resample forks and then the
 //     iterations within them (Kalibera & Jones), the RCIW criterion and the
-//     A/A ratio-of-means test of paper 000 §4.2.3 and §5.4.1.
+//     A/A ratio-of-means test of Laaber et al. 2020 §4.2.3 and §5.4.1.
 //   - BlockRatio is for one process's sequence whose iterations are
 //     dependent; it cannot see variance between processes.
-//   - GeoMeanRatio and Winsorize are paper 001 §3's duet analysis.
+//   - GeoMeanRatio and Winsorize are Bulej et al. 2020 §3's duet analysis.
 //   - RoundRatio is the ratio of two versions measured in interleaved
-//     rounds, one process of each per round (RMIT, paper 003), and
+//     rounds, one process of each per round (RMIT, Japke et al. 2025), and
 //     Sequence spends an error rate over the looks of a comparison that
 //     stops when its verdict is decided.
-//   - KDE and KLSimilarity are paper 000's KLD criterion as its authors'
+//   - KDE and KLSimilarity are Laaber et al. 2020's KLD criterion as its authors'
 //     code computes it.
 //   - Expand widens a percentile interval that rests on few units (forks,
 //     blocks) to the coverage of Student's t.

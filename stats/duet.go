@@ -6,13 +6,13 @@ import (
 	"math/rand/v2"
 )
 
-// DuetWinsorFraction is the p of Winsorize that paper 001 §4 applies to
+// DuetWinsorFraction is the p of Winsorize that Bulej et al. 2020 §4 applies to
 // every run: an extreme observation is replaced when it lies more than 20 %
 // of the remaining observations' range outside that range.
 const DuetWinsorFraction = 0.2
 
 // Winsorize copies x into dst and replaces at most one extreme value, as
-// paper 001 §4 does within each run ("replacing at most one observation in a
+// Bulej et al. 2020 §4 does within each run ("replacing at most one observation in a
 // run with its nearest neighbor when that observation is further than 20 %
 // away from the min-max range of the remaining observations"). With x_(1) ≤
 // x_(2) ≤ … ≤ x_(n) the sorted values, the maximum is an outlier when
@@ -86,11 +86,11 @@ func Winsorize(dst, x []float64, p float64) []float64 {
 	return dst
 }
 
-// GeoMeanRatio returns the duet confidence interval of paper 001 §3 for the
+// GeoMeanRatio returns the duet confidence interval of Bulej et al. 2020 §3 for the
 // ratio of two workloads' execution times. runs[r] holds the paired ratio
 // samples s_{r,i} = x_{r,i}/y_{r,i} of run r:
 //
-//	w_r      = Winsorize(runs[r], DuetWinsorFraction)      (paper 001 §4)
+//	w_r      = Winsorize(runs[r], DuetWinsorFraction)      (Bulej et al. 2020 §4)
 //	gms_r    = (Π_i w_{r,i})^(1/I_r)                       (§3 step 3)
 //	ggms     = (Π_r gms_r)^(1/R)                           (§3 step 4)
 //	for b = 1..B:

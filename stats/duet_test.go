@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestWinsorize checks paper 001 §4's rule on cases worked by hand with
+// TestWinsorize checks Bulej et al. 2020 §4's rule on cases worked by hand with
 // p = 0.2: "replacing at most one observation in a run with its nearest
 // neighbor when that observation is further than 20 % away from the min-max
 // range of the remaining observations".
@@ -54,7 +54,7 @@ func TestWinsorize(t *testing.T) {
 	}
 }
 
-// TestGeoMeanRatioCenter checks paper 001 §3 steps (3)–(4) by hand: run
+// TestGeoMeanRatioCenter checks Bulej et al. 2020 §3 steps (3)–(4) by hand: run
 // {2, 2, 2, 8} winsorises to {2, 2, 2, 2} (6 above a zero range), so its
 // geometric mean is 2 (8^(1/4)·2^(3/4) = 2^1.5 without winsorising);
 // {1, 1, 4, 4} keeps its repeated extremes, GM = (1·1·4·4)^(1/4) = 2;

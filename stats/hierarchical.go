@@ -8,8 +8,8 @@ import (
 // Hierarchical returns the two-level bootstrap confidence interval of the
 // mean or median of data measured in several processes (forks), following
 // Kalibera & Jones ("Quantifying performance changes with effect size
-// confidence intervals", 2012; paper 000 ref. [27]) and Ren et al. (2010) as
-// paper 000 §4.2.3 and §5.4.1 use them through the authors' tool pa:
+// confidence intervals", 2012; Laaber et al. 2020 ref. [27]) and Ren et al. (2010) as
+// Laaber et al. 2020 §4.2.3 and §5.4.1 use them through the authors' tool pa:
 //
 //	for b = 1..B:
 //	    draw G groups g_1..g_G uniformly with replacement from groups
@@ -43,7 +43,7 @@ func (b Bootstrap) Hierarchical(groups [][]float64, s Stat, r *rand.Rand) Interv
 
 // HierarchicalRatio returns the bootstrap confidence interval of the ratio
 // stat(num)/stat(den) of two independently measured sets of processes, the
-// "ratio of means" interval of paper 000 §5.4.1's A/A tests:
+// "ratio of means" interval of Laaber et al. 2020 §5.4.1's A/A tests:
 //
 //	for b = 1..B:
 //	    num*_b, den*_b = independent two-level resamples of num and den,

@@ -18,8 +18,8 @@ type Interval struct {
 //
 //	RCIW = (Hi − Lo) / |Center|
 //
-// the relative confidence interval width of paper 003 §2 (RCIW1–3, depending
-// on the statistic and method that produced the interval) and paper 000
+// the relative confidence interval width of Japke et al. 2025 §2 (RCIW1–3, depending
+// on the statistic and method that produced the interval) and Laaber et al. 2020
 // §4.2.3. It is NaN if any field is NaN and +Inf for a zero center.
 func (iv Interval) RelWidth() float64 {
 	return (iv.Hi - iv.Lo) / math.Abs(iv.Center)
@@ -40,8 +40,8 @@ func nanInterval(center, level float64) Interval {
 type Stat int
 
 const (
-	StatMean   Stat = iota // arithmetic mean (RCIW1, RCIW2 of paper 003)
-	StatMedian             // sample median (RCIW3 of paper 003)
+	StatMean   Stat = iota // arithmetic mean (RCIW1, RCIW2 of Japke et al. 2025)
+	StatMedian             // sample median (RCIW3 of Japke et al. 2025)
 )
 
 // String returns the statistic's name as ParseStat accepts it.

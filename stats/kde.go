@@ -55,7 +55,7 @@ func (k *KDE) At(v float64) float64 {
 }
 
 // KLSimilarity returns the probability that samples a and b come from the
-// same distribution, built from the Kullback-Leibler divergence as paper 000
+// same distribution, built from the Kullback-Leibler divergence as Laaber et al. 2020
 // §4.2.3 does after He et al. (ESEC/FSE 2019), in the form of the authors'
 // published code (papers/README.md, "Known differences"):
 //

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Config is paper 000's execution configuration ⟨wi_min, wi_max, mi, f_min,
+// Config is Laaber et al. 2020's execution configuration ⟨wi_min, wi_max, mi, f_min,
 // f_max, iteration time⟩ (§4.1, C^b without the warm-up forks wf, which JMH
 // and mbench do not use by default, and with one iteration time for warm-up
 // and measurement, as in the paper's evaluation, wt = mt).
@@ -17,7 +17,7 @@ type Config struct {
 	IterTime             time.Duration // target duration of one iteration
 }
 
-// DefaultConfig is the dynamic-reconfiguration configuration of paper 000
+// DefaultConfig is the dynamic-reconfiguration configuration of Laaber et al. 2020
 // §5.3.2, C^b = ⟨5, 50, 10, 2, 5, 0, 1s, 1s⟩, with one change for Go:
 //
 //   - WarmupMin 5, Measure 10, ForksMin 2, ForksMax 5 and IterTime 1s are the

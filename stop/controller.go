@@ -18,7 +18,7 @@ const (
 	draining               // the fork has its mi values; waiting for EndFork
 )
 
-// Controller drives paper 000's Algorithm 1 for one benchmark. A runner
+// Controller drives Laaber et al. 2020's Algorithm 1 for one benchmark. A runner
 // interleaves the forks of many benchmarks (RMIT), so the loop of the
 // algorithm is turned inside out into events:
 //
@@ -272,7 +272,7 @@ func (n Note) String() string {
 	return s + "; " + n.Advice
 }
 
-// Warnings returns paper 000's warnings (§4.3, §6 "Unreachable Stability
+// Warnings returns Laaber et al. 2020's warnings (§4.3, §6 "Unreachable Stability
 // Criteria") for a dynamic criterion that gave up: a fork whose warm-up
 // reached wi_max with its window still trending, and f_max reached without
 // stability. They tell the user which bound to raise. A warm-up that reached

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// A Criterion decides whether a series is stable (paper 000 §4.2): a
+// A Criterion decides whether a series is stable (Laaber et al. 2020 §4.2): a
 // stability statistic, a window and a threshold. Implementations are CV,
 // RCIW, KLD and Static. They keep no state between calls and do not retain or
 // modify the slices they are given, so one Criterion can serve any number of
@@ -29,7 +29,7 @@ type Decision struct {
 	Detail string  // e.g. "cv change 0.40% <= 1.00%"
 }
 
-// Options are the criteria's parameters (paper 000 §5.3.2).
+// Options are the criteria's parameters (Laaber et al. 2020 §5.3.2).
 type Options struct {
 	Window        int     // s^W: warm-up iterations in the sliding window
 	CVThreshold   float64 // t for CV: largest change of the CV within the window
@@ -41,7 +41,7 @@ type Options struct {
 	Seed          uint64  // seed of RCIW's bootstrap streams
 }
 
-// DefaultOptions are paper 000 §5.3.2's parameters: window s^W = 5; CV
+// DefaultOptions are Laaber et al. 2020 §5.3.2's parameters: window s^W = 5; CV
 // t = 0.01; RCIW with a 99% level, 1,000 bootstrap replicates and t = 0.03;
 // KLD on 1,000 points with t = 0.99.
 var DefaultOptions = Options{
@@ -99,7 +99,7 @@ func checkThreshold(name string, t float64) error {
 	return nil
 }
 
-// Static is paper 000's baseline, the static configuration (§5.3.2): it
+// Static is Laaber et al. 2020's baseline, the static configuration (§5.3.2): it
 // never declares stability, so a Controller runs wi_max warm-up iterations
 // in every fork and f_max forks.
 type Static struct{}
@@ -118,7 +118,7 @@ func (Static) Forks([][]float64) Decision {
 }
 
 // varWarmup is the warm-up check of the variability criteria CV and RCIW:
-// paper 000 Eq. (1) with stable^var (§4.2.3). After n values and window s
+// Laaber et al. 2020 Eq. (1) with stable^var (§4.2.3). After n values and window s
 // the window starts at i' = n − s, and its statistics are
 //
 //	W_n = ⟨ sc(v_i' … v_x) | i' < x ≤ n ⟩
@@ -145,7 +145,7 @@ func varWarmup(name string, values []float64, s int, t float64, sc func(set []fl
 	return varDecision(name, hi-lo, t)
 }
 
-// varForks is the fork check of CV and RCIW: paper 000 Eq. (2) restricted to
+// varForks is the fork check of CV and RCIW: Laaber et al. 2020 Eq. (2) restricted to
 // its last two elements, as in the authors' JMH fork (a fork window of 2):
 //
 //	stable ⇔ |sc(M_1 ∪ … ∪ M_f) − sc(M_1 ∪ … ∪ M_f−1)| ≤ t

@@ -2,7 +2,7 @@ package stop
 
 import "github.com/mbench/mbench/stats"
 
-// CV is paper 000's coefficient-of-variation criterion (§4.2.3): the
+// CV is Laaber et al. 2020's coefficient-of-variation criterion (§4.2.3): the
 // statistic is CV = sd/mean (n−1 sd), and a series is stable when the CV no
 // longer changes by more than Threshold (an absolute difference of CVs, 0.01
 // = one percentage point) within the window. The package comment lists

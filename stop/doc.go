@@ -1,4 +1,4 @@
-// Package stop decides when a benchmark has run enough: paper 000's dynamic
+// Package stop decides when a benchmark has run enough: Laaber et al. 2020's dynamic
 // reconfiguration (Laaber et al., "Dynamically Reconfiguring Software
 // Microbenchmarks", ESEC/FSE 2020). A fork stops its warm-up once its
 // iterations are stable, and a benchmark stops adding forks once the
@@ -19,7 +19,7 @@
 //
 // A Go iteration yields one number (the mean time of b.N operations), where
 // a JMH iteration in the paper's sample mode yields thousands of invocation
-// samples. The windows below are paper 000's §4.2 adapted to that, with
+// samples. The windows below are Laaber et al. 2020's §4.2 adapted to that, with
 // window s = Options.Window (5) and n warm-up values v_1 … v_n of the
 // current fork:
 //

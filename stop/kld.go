@@ -7,7 +7,7 @@ import (
 	"github.com/mbench/mbench/stats"
 )
 
-// KLD is paper 000's Kullback-Leibler criterion (§4.2.3, after He et al.):
+// KLD is Laaber et al. 2020's Kullback-Leibler criterion (§4.2.3, after He et al.):
 // the statistic is the probability p that the measurements without the
 // latest iteration (or fork) and the measurements with it come from the same
 // distribution, stats.KLSimilarity on Points grid points, and a series is
@@ -19,7 +19,7 @@ import (
 //
 // and is stable iff mean(p_x) > t. The distributions grow from the fork's
 // first warm-up iteration, as in He et al. and the authors' JMH fork, not
-// from the window's start as paper 000's Eq. (1) writes: in JMH an iteration
+// from the window's start as Laaber et al. 2020's Eq. (1) writes: in JMH an iteration
 // carries thousands of invocation samples, in Go one number, and the KDE of
 // the 2 to 6 numbers of Eq. (1)'s window moves so much with each added value
 // that p averages about 0.96 on stationary Gaussian noise and essentially

@@ -6,7 +6,7 @@ import (
 	"github.com/mbench/mbench/stats"
 )
 
-// RCIW is paper 000's relative-confidence-interval-width criterion
+// RCIW is Laaber et al. 2020's relative-confidence-interval-width criterion
 // (§4.2.3): the statistic is the bootstrap confidence interval of the mean
 // at Level with Replicates resamples, as a width relative to the mean,
 // (Hi − Lo)/|mean|, and a series is stable when that width no longer changes

@@ -56,7 +56,7 @@ benchmark, a change is detected when the two versions' -level intervals of
 the mean do not overlap and the change is at least -min-change, once with
 all measurements (the full configuration, taken as the truth) and once with
 the plan's prefix; the report counts true and false positives and negatives
-and their rates (paper 003 RQ4). Without -plan the plan is made from the
+and their rates (Japke et al. 2025 RQ4). Without -plan the plan is made from the
 first run.
 
 RUN is a stored run (label, id, id prefix or "latest") or a JSON Lines

@@ -1,5 +1,5 @@
 // Package probe builds mbench's probe into the testing package of a test
-// binary, for duet runs (paper 001): two versions of a benchmark run at the
+// binary, for duet runs (Bulej et al. 2020): two versions of a benchmark run at the
 // same time, each pinned to its own CPU, and every timed iteration of both
 // starts together.
 //

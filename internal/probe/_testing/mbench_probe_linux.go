@@ -49,7 +49,7 @@ import (
 // nothing waits forever.
 //
 // The filler. A side whose timed run ends sends "D seq" and, until the
-// peer's "D seq" arrives, keeps its CPU busy (paper 001, section 4.4): it
+// peer's "D seq" arrives, keeps its CPU busy (Bulej et al. 2020, section 4.4): it
 // runs the benchmark function again, untimed, in chunks of about
 // mbenchFillChunk, polling between chunks, and restores every field of B
 // the function can change, so that the reported result is the timed run's.
