@@ -32,7 +32,8 @@
 // reconfiguring software microbenchmarks", ESEC/FSE 2020) stops a
 // benchmark when its results are stable; here the statistic is the ratio and
 // stable means decided. After a planned number of rounds (a look of a
-// stats.Sequence: 10, 15, 23, 35, 53 and 80 rounds by default) each benchmark
+// stats.Sequence: 10, 15, 23, 35, 53, 80, 120 and 200 rounds by
+// default) each benchmark
 // that reached the look is analysed with the interval of that look, whose
 // error rate is the session's alpha divided by the number of looks, and
 // stops when its verdict is one of
@@ -42,7 +43,8 @@
 //	no change      the whole interval lies within ±threshold
 //
 // Otherwise it goes on to the next look. When the last look, or the time
-// budget, is reached first, the verdict is inconclusive and the report says
+// budget (10s per benchmark by default, which decided benchmarks leave to
+// the others), is reached first, the verdict is inconclusive and the report says
 // the smallest change the data could have shown. Spending the error rate
 // over the looks keeps it under optional stopping: whatever look a
 // benchmark stops at, its interval misses the true ratio with probability

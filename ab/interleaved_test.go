@@ -47,6 +47,7 @@ func interleavedConfig(t *testing.T, bench string) Config {
 	cfg.Bench = bench
 	cfg.Iter, cfg.Iterations, cfg.Warmup = 2*time.Millisecond, 3, 1
 	cfg.MinRounds, cfg.MaxRounds = 5, 6
+	cfg.BenchmarkBudget = 0 // no time limit: the test must not depend on the machine's speed
 	cfg.Compare.Replicates = 1000
 	cfg.Instance = "test"
 	return cfg
@@ -251,6 +252,33 @@ func TestInterleavedCancel(t *testing.T) {
 	}
 	if _, err := Resume(context.Background(), Config{OldLabel: "x", NewLabel: "y"}, db, s.ID); err == nil || !strings.Contains(err.Error(), "not x with y") {
 		t.Errorf("Resume with other labels: %v", err)
+	}
+}
+
+// TestInterleavedBudget: a budget too small for any round still lets two
+// rounds run, the fewest an interval needs, and then ends the session with
+// every benchmark stopped by it and a warning.
+func TestInterleavedBudget(t *testing.T) {
+	cfg := interleavedConfig(t, "Same|Slower")
+	cfg.Budget = time.Nanosecond
+	s, err := Interleaved(context.Background(), cfg, openStore(t), &bench.Run{Label: "old..new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rounds != 2 {
+		t.Errorf("%d rounds, want 2", s.Rounds)
+	}
+	for _, b := range s.Benchmarks {
+		if b.Stop != StopBudget || b.Rounds != 2 {
+			t.Errorf("%s: stop %q after %d rounds, want budget after 2", b.Key, b.Stop, b.Rounds)
+		}
+	}
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "budget") {
+		t.Errorf("warnings %q, want one about the budget", s.Warnings)
+	}
+	res, err := s.Compare("sec/op")
+	if err != nil || len(res.Rows) != 2 {
+		t.Fatalf("compare after the budget: %v, %v", res, err)
 	}
 }
 

@@ -47,11 +47,14 @@ many short rounds give a narrower interval than a few long ones in the
 same time.
 
 A benchmark stops when its verdict is decided. It is analysed after 10,
-15, 23, 35, 53 and 80 rounds (from -min-rounds to -max-rounds, each look
-about 1.5 times the one before); the error rate -alpha is spent equally over the
-looks, so that stopping early keeps it: an unchanged benchmark is
-reported slower or faster with probability at most -alpha. -budget ends
-the session when the next round would not fit; what is undecided then is
+15, 23, 35, 53, 80, 120 and 200 rounds (from -min-rounds to
+-max-rounds, each look about 1.5 times the one before); the error rate
+-alpha is spent equally over the looks, so that stopping early keeps it:
+an unchanged benchmark is reported slower or faster with probability at
+most -alpha. The session ends when the next round would not fit in its
+budget: -budget, or by default 10s per benchmark (-budget-per-benchmark),
+about 40% of what 'go test -count 10' takes for both versions; benchmarks
+decided early leave their time to the others. What is undecided then is
 inconclusive.
 
 Every process's iterations are stored when it ends, as one run in the
@@ -104,7 +107,8 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.IntVar(&c.Warmup, "wi", c.Warmup, "discarded warm-up `iterations` per process")
 	fs.IntVar(&c.MinRounds, "min-rounds", c.MinRounds, "first look: `rounds` before any verdict")
 	fs.IntVar(&c.MaxRounds, "max-rounds", c.MaxRounds, "last look: most `rounds` per benchmark")
-	fs.DurationVar(&c.Budget, "budget", c.Budget, "end the session when the next round would end after `duration` (0: no limit)")
+	fs.DurationVar(&c.Budget, "budget", c.Budget, "end the session when the next round would end after `duration` (0: -budget-per-benchmark applies)")
+	fs.DurationVar(&c.BenchmarkBudget, "budget-per-benchmark", c.BenchmarkBudget, "without -budget, the session's limit is this `duration` times the number of benchmarks (0: no limit)")
 	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "end a process that runs longer than `duration`")
 	fs.BoolVar(&c.Benchmem, "benchmem", c.Benchmem, "also compare B/op and allocs/op")
 	fs.StringVar(&f.tags, "tags", "", "build `tags` for go test -c")
@@ -179,8 +183,8 @@ func abCmd(e *env, f *abFlags, args []string) error {
 		return usagef("-mi %d -wi %d: want at least one measured iteration and no negative warm-up", c.Iterations, c.Warmup)
 	case c.MinRounds < 2 || c.MaxRounds < c.MinRounds:
 		return usagef("-min-rounds %d -max-rounds %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
-	case c.Budget < 0 || c.Timeout <= 0:
-		return usagef("-budget %v -timeout %v: want no negative budget and a positive timeout", c.Budget, c.Timeout)
+	case c.Budget < 0 || c.BenchmarkBudget < 0 || c.Timeout <= 0:
+		return usagef("-budget %v -budget-per-benchmark %v -timeout %v: want no negative budget and a positive timeout", c.Budget, c.BenchmarkBudget, c.Timeout)
 	case !slices.Contains(compare.Formats, compare.Format(f.format)):
 		return usagef("-format %q: want one of %v", f.format, compare.Formats)
 	}

@@ -59,7 +59,7 @@ func TestAB(t *testing.T) {
 	}
 	call := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
-		code := mbench(append([]string{"ab", "-db", db, "-iter", "5ms", "-mi", "2", "-min-rounds", "2", "-max-rounds", "3"}, args...), &stdout, &stderr)
+		code := mbench(append([]string{"ab", "-db", db, "-iter", "5ms", "-mi", "2", "-min-rounds", "2", "-max-rounds", "3", "-budget-per-benchmark", "0"}, args...), &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
 	code, out, errOut := call("-old", "HEAD~2", "-new", "HEAD~1", "-format", "json", "-fail", "-threshold", "0.5")

@@ -5,8 +5,10 @@
 #
 #   gotest    go test -bench . -count 10 for old, then for new, then benchstat
 #   seq       mbench run for old, then mbench run for new, then mbench compare
-#   ab        mbench ab (interleaved rounds, sequential decision), defaults
-#   ab-long   the same with -max-rounds 200
+#   ab        mbench ab (interleaved rounds, sequential decision), defaults:
+#             up to 200 rounds, 10s per benchmark
+#   ab-80     the same with -max-rounds 80 and no time budget
+#   ab-long   the same with -max-rounds 200 and no time budget
 #   parallel  mbench ab -parallel (duet; prebuilt binaries run without the probe)
 #
 # Subjects are real modules from the module proxy, fetched into a scratch
@@ -117,9 +119,10 @@ for m in $modules; do
             '$mbench' run -db '$db' -bench '$bench' -benchmem -label new new=./$new >/dev/null 2>>'$d/$t.log'"
           "$mbench" compare -db "$db" -format json old new >"$d/$t.json" 2>>"$d/$t.log" || true
           ;;
-        ab | ab-long)
+        ab | ab-80 | ab-long)
           flags=${AB_FLAGS:-}
-          [ "$meth" = ab-long ] && flags="$flags -max-rounds 200"
+          [ "$meth" = ab-80 ] && flags="$flags -max-rounds 80 -budget-per-benchmark 0"
+          [ "$meth" = ab-long ] && flags="$flags -max-rounds 200 -budget-per-benchmark 0"
           timed "$d/$t.time" sh -c "'$mbench' ab -db '$db' -bench '$bench' $flags -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"
           ;;
         parallel)
