@@ -126,9 +126,12 @@ func Split(r *bench.Run) (old, new *bench.Run, err error) {
 	if r.Settings[SettingMode] == ModeInterleaved {
 		return r.Version(r.Settings[SettingOld]), r.Version(r.Settings[SettingNew]), nil
 	}
-	vs := r.Versions()
-	if len(vs) != 2 {
-		return nil, nil, fmt.Errorf("%s measured %d versions %q; one input must hold exactly two, or give two inputs", r.Label, len(vs), vs)
+	switch vs := r.Versions(); {
+	case len(vs) < 2:
+		return nil, nil, fmt.Errorf("%s holds one version; give two inputs, OLD and NEW, or one that holds two versions", r.Label)
+	case len(vs) > 2:
+		return nil, nil, fmt.Errorf("%s holds %d versions %q; give two inputs", r.Label, len(vs), vs)
 	}
+	vs := r.Versions()
 	return r.Version(vs[0]), r.Version(vs[1]), nil
 }

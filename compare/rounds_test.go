@@ -79,7 +79,7 @@ func TestSplit(t *testing.T) {
 		t.Errorf("Split of a two-version run: %v, %v, %v", old, new, err)
 	}
 	run.Measurements = run.Measurements[:5]
-	if _, _, err := Split(run); err == nil || !strings.Contains(err.Error(), "1 versions") {
+	if _, _, err := Split(run); err == nil || !strings.Contains(err.Error(), "holds one version") {
 		t.Errorf("Split of a one-version run: %v", err)
 	}
 }

@@ -85,7 +85,7 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				if len(runs) == 1 {
 					old, new, err := compare.Split(runs[0])
 					if err != nil {
-						return err
+						return usagef("%v", err)
 					}
 					if a, ok := compare.LookAlpha(runs[0]); ok && !alphaSet(fs) {
 						opts.Alpha = a
