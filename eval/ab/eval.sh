@@ -42,8 +42,8 @@ methods=${METHODS:-gotest seq ab parallel}
 trials=${TRIALS:-5}
 load=${LOAD:-none}
 
-# module NAME prints "MODULE VERSION PACKAGE BENCH" of a subject: five or
-# six benchmarks of each, so that go test's ten counts of every benchmark
+# module NAME prints "MODULE VERSION PACKAGE BENCH" of a subject: five to
+# eight benchmarks of each, so that go test's ten counts of every benchmark
 # fit the session.
 module() {
   case $1 in
