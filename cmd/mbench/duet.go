@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"syscall"
@@ -256,16 +255,4 @@ func unitOr(u string) string {
 // any, to stdout.
 func writeCPUNote(e *env, wall, cpu *compare.Result) {
 	fmt.Fprint(e.stdout, ab.ParallelCPUNote(wall, cpu))
-}
-
-// prebuilt is a prebuilt test binary given as a flag.
-func prebuilt(path string) ([]run.Binary, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := os.Stat(abs); err != nil || st.IsDir() {
-		return nil, fmt.Errorf("test binary %s: not a file", path)
-	}
-	return []run.Binary{{Path: abs, Dir: filepath.Dir(abs)}}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mbench/mbench/ab"
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/optimize"
 	"github.com/mbench/mbench/run"
@@ -388,12 +389,12 @@ func binaries(ctx context.Context, e *env, f *runFlags, wd string, args []string
 			label, path = "", a
 		}
 		if hasLabel || strings.HasSuffix(path, ".test") {
-			b, err := prebuilt(path)
+			v, err := ab.Prebuilt(path)
 			if err != nil {
 				return nil, err
 			}
-			b[0].Label = label
-			bins = append(bins, b...)
+			v.Binaries[0].Label = label
+			bins = append(bins, v.Binaries...)
 			continue
 		}
 		patterns = append(patterns, a)
