@@ -264,45 +264,53 @@ func restoreSettings(cfg *Config, set map[string]string) error {
 // operations per iteration, its rounds with both versions, and the
 // decisions of the looks it passed.
 func (s *Session) restore() error {
-	type pair struct{ old, new bool }
-	rounds := map[bench.Key]map[int]*pair{}
+	n := map[bench.Key]int{}
 	for _, m := range s.Run.Measurements {
 		s.Rounds = max(s.Rounds, m.Coord.SuiteRun)
-		if rounds[m.Key] == nil {
-			rounds[m.Key] = map[int]*pair{}
-		}
-		p := rounds[m.Key][m.Coord.SuiteRun]
-		if p == nil {
-			p = &pair{}
-			rounds[m.Key][m.Coord.SuiteRun] = p
-		}
-		switch m.Coord.Version {
-		case s.cfg.OldLabel:
-			p.old = true
-		case s.cfg.NewLabel:
-			p.new = true
+		if m.Coord.Version == s.cfg.OldLabel {
+			n[m.Key] = m.N
 		}
 	}
+	paired := s.pairedRounds()
 	for _, b := range s.Benchmarks {
-		for _, m := range s.Run.Measurements {
-			if m.Key == b.Key && m.Coord.Version == s.cfg.OldLabel {
-				b.N = m.N
-				break
-			}
-		}
-		for _, p := range rounds[b.Key] {
-			if p.old && p.new {
-				b.Rounds++
-			}
-		}
+		b.N, b.Rounds = n[b.Key], len(paired[b.Key])
 	}
 	// Take the passed looks again, on the rounds each saw.
 	for _, l := range s.Sequence.Looks {
-		if err := s.lookAt(l); err != nil {
+		if err := s.lookAt(l, paired); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pairedRounds returns, per benchmark, the rounds in which both versions
+// stored a process, in increasing order.
+func (s *Session) pairedRounds() map[bench.Key][]int {
+	type seen struct{ old, new bool }
+	byKey := map[bench.Key]map[int]*seen{}
+	for _, m := range s.Run.Measurements {
+		if byKey[m.Key] == nil {
+			byKey[m.Key] = map[int]*seen{}
+		}
+		r := byKey[m.Key][m.Coord.SuiteRun]
+		if r == nil {
+			r = &seen{}
+			byKey[m.Key][m.Coord.SuiteRun] = r
+		}
+		r.old = r.old || m.Coord.Version == s.cfg.OldLabel
+		r.new = r.new || m.Coord.Version == s.cfg.NewLabel
+	}
+	out := map[bench.Key][]int{}
+	for k, rounds := range byKey {
+		for round, r := range rounds {
+			if r.old && r.new {
+				out[k] = append(out[k], round)
+			}
+		}
+		slices.Sort(out[k])
+	}
+	return out
 }
 
 func (c *Config) check() error {
@@ -610,44 +618,23 @@ func (s *Session) look() error {
 }
 
 // lookAt takes the look at l rounds for the active benchmarks that have at
-// least l, on their first l rounds with both versions.
-func (s *Session) lookAt(l int) error {
+// least l, on their first l rounds with both versions (paired, as
+// pairedRounds gives them).
+func (s *Session) lookAt(l int, paired map[bench.Key][]int) error {
 	var due []*Benchmark
-	keys := map[bench.Key]bool{}
+	keep := map[bench.Key]map[int]bool{}
 	for _, b := range s.active() {
-		if b.Rounds >= l {
-			due = append(due, b)
-			keys[b.Key] = true
+		if b.Rounds < l {
+			continue
+		}
+		due = append(due, b)
+		keep[b.Key] = map[int]bool{}
+		for _, r := range paired[b.Key][:l] {
+			keep[b.Key][r] = true
 		}
 	}
 	if len(due) == 0 {
 		return nil
-	}
-	// The first l paired rounds of each benchmark.
-	paired := map[bench.Key]map[int]int{} // round → versions seen
-	for _, m := range s.Run.Measurements {
-		if keys[m.Key] {
-			if paired[m.Key] == nil {
-				paired[m.Key] = map[int]int{}
-			}
-			if m.Coord.Iteration == 0 {
-				paired[m.Key][m.Coord.SuiteRun]++
-			}
-		}
-	}
-	keep := map[bench.Key]map[int]bool{}
-	for k, byRound := range paired {
-		var both []int
-		for r, n := range byRound {
-			if n == 2 {
-				both = append(both, r)
-			}
-		}
-		slices.Sort(both)
-		keep[k] = map[int]bool{}
-		for _, r := range both[:min(l, len(both))] {
-			keep[k][r] = true
-		}
 	}
 	sub := *s.Run
 	sub.Measurements = nil
