@@ -1,6 +1,6 @@
 // Package vet lists mbench's analyzers of benchmark code. Each lives in a
 // package of its own under vet/ and finds one mistake that makes benchmark
-// results lie (papers 002 §3 and 004 §2):
+// results lie (Sestoft 2015 §3; Rodriguez-Cancio et al. 2016 §2):
 //
 //   - deadresult: a result nobody uses, in a b.N loop (dead-code elimination);
 //   - constfold: a call whose arguments are all constants (constant folding,
