@@ -3,16 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
+	"github.com/mbench/mbench/vet"
 )
 
 // vetModule copies testdata/vetmod to a temporary directory and makes it
@@ -43,7 +40,7 @@ func TestVet(t *testing.T) {
 	if code := mbench([]string{"vet", "-json", "./..."}, &stdout, &stderr); code != exitRegression {
 		t.Fatalf("-json: exit %d", code)
 	}
-	var findings []finding
+	var findings []vet.Finding
 	if err := json.Unmarshal(stdout.Bytes(), &findings); err != nil {
 		t.Fatalf("-json output: %v\n%s", err, &stdout)
 	}
@@ -57,23 +54,6 @@ func TestVet(t *testing.T) {
 	stderr.Reset()
 	if code := mbench([]string{"vet", "-confirmed", "./..."}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "-confirmed needs -run") {
 		t.Errorf("-confirmed without -run: exit %d, want 2 and a message naming the flag\n%s", code, &stderr)
-	}
-}
-
-func TestOnlyConfirmed(t *testing.T) {
-	in := []finding{
-		{Analyzer: "deadresult", Pos: "a_test.go:1:1", Check: "confirmed"},
-		{Analyzer: "deadresult", Pos: "a_test.go:2:1", Check: "refuted"},
-		{Analyzer: "bnsize", Pos: "a_test.go:3:1", Check: "undetermined"},
-		{Analyzer: "stoptimer", Pos: "a_test.go:4:1"},
-		{Analyzer: "driftstate", Pos: "a_test.go:5:1", Check: "confirmed"},
-	}
-	kept, left := onlyConfirmed(in)
-	if len(kept) != 2 || kept[0].Pos != "a_test.go:1:1" || kept[1].Pos != "a_test.go:5:1" || left != 3 {
-		t.Errorf("onlyConfirmed kept %+v and left out %d, want the findings at lines 1 and 5 and 3 left out", kept, left)
-	}
-	if kept, left := onlyConfirmed(nil); kept != nil || left != 0 {
-		t.Errorf("onlyConfirmed(nil) = %v, %d", kept, left)
 	}
 }
 
@@ -200,20 +180,6 @@ func TestVetRunConstfold(t *testing.T) {
 	out := stdout.String()
 	if strings.Count(out, "[constfold]") != 2 || strings.Count(out, "with the fix it takes") != 2 {
 		t.Errorf("want both constfold findings compared with their fix:\n%s\n%s", out, &stderr)
-	}
-}
-
-func TestRootCause(t *testing.T) {
-	a := &analysis.Analyzer{Name: "a"}
-	bad := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "bad"}, Err: errors.New("analysis skipped due to errors in package")}
-	ok := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "ok"}}
-	mid := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "mid"}, Deps: []*checker.Action{ok, bad}, Err: errors.New("failed prerequisites")}
-	root := &checker.Action{Analyzer: a, Package: &packages.Package{ID: "root"}, Deps: []*checker.Action{mid}, Err: errors.New("failed prerequisites")}
-	if got := rootCause(root); got != bad {
-		t.Errorf("rootCause = %v, want %v", got, bad)
-	}
-	if got := rootCause(bad); got != bad {
-		t.Errorf("rootCause of a failed action without failed deps = %v, want itself", got)
 	}
 }
 
