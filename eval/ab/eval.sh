@@ -87,7 +87,7 @@ timed() {
 for m in $modules; do
   read -r path version pkg modbench <<<"$(module "$m")"
   bench=${BENCH:-$modbench}
-  src=$("$repo/scripts/fetch-module.sh" "$scratch" "$path" "$version")
+  src=$("$repo/eval/fetch-module.sh" "$scratch" "$path" "$version")
   pkgdir=$(cd "$src/$pkg" && pwd)
   # The binaries live in the package directory, where benchmarks find
   # their testdata.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vet-ab.sh checks one `mbench vet` finding by hand, as in docs/vet-evaluation.md:
+# ab.sh checks one `mbench vet` finding by hand, as for docs/eval/vet.md:
 # it builds the test binary of PKGDIR as written (A) and with FILE edited by
 # SEDSCRIPT, plus the Go declarations DECLS appended to it (B: the result kept
 # in a package-level sink, or b.ResetTimer() inserted before the loop),
@@ -7,11 +7,11 @@
 # the benchmarks matching BENCHREGEX five times each, A and B alternating,
 # with -benchtime 200ms, and prints the five ns/op of each, sorted.
 #
-# usage: scripts/vet-ab.sh PKGDIR FILE BENCHREGEX SEDSCRIPT [DECLS]
+# usage: eval/vet/ab.sh PKGDIR FILE BENCHREGEX SEDSCRIPT [DECLS]
 # example (bitset v1.29.0, BenchmarkPEXT: 1.7 ns/op as written, 16 ns/op kept):
-#   scripts/vet-ab.sh . bitset_test.go '^BenchmarkPEXT$' '2930s/_ = r.*/abSink = r/' 'var abSink uint64'
+#   eval/vet/ab.sh . bitset_test.go '^BenchmarkPEXT$' '2930s/_ = r.*/abSink = r/' 'var abSink uint64'
 set -euo pipefail
-pkg=${1:?usage: vet-ab.sh PKGDIR FILE BENCHREGEX SEDSCRIPT [DECLS]}
+pkg=${1:?usage: ab.sh PKGDIR FILE BENCHREGEX SEDSCRIPT [DECLS]}
 file=${2:?} re=${3:?} sedscr=${4:?} decls=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

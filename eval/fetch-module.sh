@@ -2,7 +2,7 @@
 # fetch-module.sh copies MODULE@VERSION from the Go module proxy into SCRATCH as a
 # writable tree with its go.sum complete, and prints the tree's path.
 #
-# usage: scripts/fetch-module.sh SCRATCH MODULE VERSION
+# usage: eval/fetch-module.sh SCRATCH MODULE VERSION
 set -euo pipefail
 scratch=${1:?usage: fetch-module.sh SCRATCH MODULE VERSION}
 module=${2:?}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vet-switch-asm.sh measures which dead calls of constant-returning
+# switch-asm.sh measures which dead calls of constant-returning
 # branchy functions the gc compiler of this machine deletes, the evidence
 # behind purity's Switch summary (a dead call of a function that chooses
 # constants with a binary-search switch keeps its comparisons).
@@ -10,7 +10,7 @@
 # benchmark's disassembly. The empty benchmark gives the loop's own
 # comparisons; a shape with more kept its branches.
 #
-# usage: scripts/vet-switch-asm.sh
+# usage: eval/vet/switch-asm.sh
 # amd64 and arm64 are supported (the compare mnemonics differ).
 set -euo pipefail
 tmp=$(mktemp -d)

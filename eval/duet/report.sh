@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# eval-duet-report.sh prints the markdown tables of docs/EVALUATION.md from the
-# output directory of scripts/eval-duet.sh. Needs jq.
+# report.sh prints the markdown tables of docs/eval/ab.md's duet section from
+# the output directory of eval/duet/eval.sh. Needs jq.
 #
-# usage: scripts/eval-duet-report.sh OUTDIR
+# usage: eval/duet/report.sh OUTDIR
 set -euo pipefail
-out=${1:?usage: eval-duet-report.sh OUTDIR}
+out=${1:?usage: report.sh OUTDIR}
 # One line per compared benchmark: method load trial module variant name ratio lo hi verdict
 rows() {
   for f in "$out"/duet-*.json "$out"/duetcpu-*.json "$out"/seq-*.json; do

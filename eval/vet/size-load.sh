@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# vet-size-load.sh measures how `mbench vet -run` judges a bnsize finding
+# size-load.sh measures how `mbench vet -run` judges a bnsize finding
 # on a benchmark whose cost per op does NOT depend on b.N (about 250 ns of
 # arithmetic; b.N only sizes an unused allocation) while two CPU-bound
 # shell loops load the machine. A right verdict is "refuted" or
 # "undetermined"; "confirmed" is a false confirmation.
 #
-# usage: scripts/vet-size-load.sh [REV]
+# usage: eval/vet/size-load.sh [REV]
 # Builds mbench from the working tree and, given REV, also from that git
 # revision, and runs them interleaved, ROUNDS (default 3) times each.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 rev=${1:-}
 rounds=${ROUNDS:-3}
 tmp=$(mktemp -d)

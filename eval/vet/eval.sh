@@ -1,25 +1,11 @@
 #!/usr/bin/env bash
-# eval-vet.sh reproduces the `mbench vet` figures of one corpus of real Go
-# modules, pinned in scripts/vet-corpora/CORPUS.txt (one MODULE@VERSION a
-# line, # comments):
-#
-#   tuning    51 modules the rules were tuned on    docs/vet-evaluation.md
-#   heldout   34 modules in no other corpus         docs/vet-heldout.md
-#   fresh     32 modules in neither list above      docs/vet-fresh.md
-#   fourth    39 modules in none of the lists above docs/vet-fourth.md
-#   fifth     36 modules in none of the lists above docs/vet-fifth.md
-#   sixth     40 modules in none of the lists above docs/vet-sixth.md
-#   seventh   40 modules in none of the lists above docs/vet-seventh.md
-#   eighth    37 modules in none of the lists above docs/vet-eighth.md
-#   ninth     40 modules in none of the lists above docs/vet-ninth.md
-#   tenth     40 modules in none of the lists above docs/vet-tenth.md
-#   eleventh  40 modules in none of the lists above docs/vet-eleventh.md
-#   twelfth   40 modules in none of the lists above docs/vet-twelfth.md
-#   thirteenth 40 modules in none of the lists above docs/vet-thirteenth.md
-#   fourteenth 40 modules in none of the lists above docs/vet-fourteenth.md
-#   fifteenth 40 modules in none of the lists above docs/vet-fifteenth.md
-#   sixteenth 40 modules in none of the lists above docs/vet-sixteenth.md
-#   seventeenth 90 modules in none of the lists above docs/vet-seventeenth.md
+# eval.sh reproduces the `mbench vet` figures of one corpus of real Go
+# modules (docs/eval/vet.md), pinned in eval/vet/corpora/CORPUS.txt (one
+# MODULE@VERSION a line, # comments). The corpora, in the order they were
+# run: tuning (51 modules the rules were tuned on), heldout, fresh, fourth,
+# fifth, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth,
+# thirteenth, fourteenth, fifteenth, sixteenth and seventeenth, each of
+# modules in none of the lists before it.
 #
 # It fetches each module from the module proxy into a scratch directory,
 # builds mbench, runs `mbench vet -json ./...` in the module's root, one
@@ -34,18 +20,18 @@
 # mbench vet crashes (exit status 2), is vetted again package by package;
 # the packages that still fail are listed in its .err file and the summary.
 #
-# usage: scripts/eval-vet.sh CORPUS OUTDIR
+# usage: eval/vet/eval.sh CORPUS OUTDIR
 # SCRATCH (default: a fresh temporary directory) holds the module trees; it
 # must lie outside this repository. VET_FLAGS (default empty) is passed to
-# mbench vet before -json, e.g. VET_FLAGS=-all to add the experimental
-# analyzers. Needs go, jq, bc and the module proxy.
+# mbench vet before -json, e.g. VET_FLAGS="-only deadresult". Needs go, jq,
+# bc and the module proxy.
 # On a 2-core VM each corpus takes one to two minutes with a warm cache.
 set -euo pipefail
-corpus=${1:?usage: eval-vet.sh CORPUS OUTDIR}
-out=${2:?usage: eval-vet.sh CORPUS OUTDIR}
-repo=$(cd "$(dirname "$0")/.." && pwd)
-list="$repo/scripts/vet-corpora/$corpus.txt"
-[ -f "$list" ] || { echo "eval-vet.sh: no corpus $corpus (see scripts/vet-corpora)" >&2; exit 2; }
+corpus=${1:?usage: eval.sh CORPUS OUTDIR}
+out=${2:?usage: eval.sh CORPUS OUTDIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+list="$repo/eval/vet/corpora/$corpus.txt"
+[ -f "$list" ] || { echo "eval.sh: no corpus $corpus (see eval/vet/corpora)" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 scratch=${SCRATCH:-$(mktemp -d)}
@@ -59,7 +45,7 @@ export GOWORK=off
 
 mapfile -t modules < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$list" | grep -v '^$')
 vet_flags=${VET_FLAGS:-}
-analyzers=(deadresult constfold timedsetup stoptimer bnsize driftstate cachehot)
+analyzers=(deadresult constfold stoptimer bnsize driftstate)
 
 mb="$out/mbench"
 (cd "$repo" && go build -o "$mb" ./cmd/mbench)

@@ -4,7 +4,7 @@
 // answers a question `mbench vet -run` cannot: how would the checks by
 // running treat findings that the static rules of today no longer make,
 // such as the false positives of a corpus's first run that later rules
-// removed? docs/EVALUATION.md ("-confirmed on the findings of the first
+// removed? docs/eval/vet.md ("-confirmed on the findings of the first
 // runs") has what it measured.
 //
 //	vetreplay [-only LIST] OUT.json...

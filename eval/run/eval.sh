@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# eval-run.sh reproduces the `mbench run` and `mbench compare` figures of
-# docs/EVALUATION.md on github.com/pelletier/go-toml/v2's ./benchmark suite:
+# eval.sh reproduces the `mbench run` and `mbench compare` figures of
+# docs/eval/run.md on github.com/pelletier/go-toml/v2's ./benchmark suite:
 #
 #   1. two runs of `go test -bench . -count 10` (the baseline), compared by
 #      benchstat and by mbench compare (A/A: same binary, same machine);
@@ -10,19 +10,19 @@
 #      against the reference (fraction within 1%, 3%, 5%);
 #   4. five A/A trials: pairs of default mbench runs compared with mbench compare.
 #
-# usage: scripts/eval-run.sh OUTDIR
+# usage: eval/run/eval.sh OUTDIR
 # Everything runs one after the other; on a 2-core VM it takes about 40 minutes.
 # Keep the machine otherwise idle: the figures are about this machine's noise.
 set -euo pipefail
-out=${1:?usage: eval-run.sh OUTDIR}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: eval.sh OUTDIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 scratch=${SCRATCH:-$(mktemp -d)}
 version=${VERSION:-v2.4.3}
 
 (cd "$repo" && go build -o "$out/mbench" ./cmd/mbench && go build -o "$out/benchstat" golang.org/x/perf/cmd/benchstat)
-src=$("$repo/scripts/fetch-module.sh" "$scratch" github.com/pelletier/go-toml/v2 "$version")
+src=$("$repo/eval/fetch-module.sh" "$scratch" github.com/pelletier/go-toml/v2 "$version")
 cd "$src"
 mb="$out/mbench"
 db="$out/mbench.db"
@@ -84,4 +84,4 @@ refchunk 5
 } > "$out/ref.json"
 cat "$out"/ref-[1-5].time | awk '{ s += $1 } END { print s }' > "$out/ref.time"
 
-"$repo/scripts/eval-report.sh" "$out"
+"$repo/eval/run/report.sh" "$out"

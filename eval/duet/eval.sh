@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# eval-duet.sh reproduces the `mbench duet` figures of docs/EVALUATION.md.
+# eval.sh reproduces the `mbench duet` figures of docs/eval/ab.md (section
+# "`mbench duet`: both versions at once").
 #
 # Subjects: two go-toml v2 benchmarks (Unmarshal/{SimpleDocument,ReferenceFile}/struct)
 # and two zap benchmarks (BoolsArrayMarshaler, BoolsReflect), from the module proxy.
@@ -16,11 +17,11 @@
 #         one fork per version of 1 + 10 iterations, in random order (dueteval seq)
 # both with 50ms iterations, and compared by the same rules (99% CI, threshold 3%).
 #
-# usage: scripts/eval-duet.sh OUTDIR      (TRIALS=3 by default; about 12 minutes per trial)
+# usage: eval/duet/eval.sh OUTDIR      (TRIALS=3 by default; about 12 minutes per trial)
 # Keep the machine otherwise idle. Finished measurements are skipped on a rerun.
 set -euo pipefail
-out=${1:?usage: eval-duet.sh OUTDIR}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: eval.sh OUTDIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 scratch=${SCRATCH:-$(mktemp -d)}
@@ -29,7 +30,8 @@ scratch=$(cd "$scratch" && pwd)
 trials=${TRIALS:-3}
 runs=10 iters=10 suites=5 iter=50ms
 
-(cd "$repo" && go build -o "$out/mbench" ./cmd/mbench && go build -o "$out/dueteval" ./scripts/dueteval)
+(cd "$repo" && go build -o "$out/mbench" ./cmd/mbench)
+(cd "$repo/eval" && go build -o "$out/dueteval" ./duet/dueteval)
 mb="$out/mbench"
 de="$out/dueteval"
 
@@ -39,7 +41,7 @@ prepare() {
   local dst="$scratch/duet-$name"
   [ -d "$dst/.git" ] && return
   local src
-  src=$("$repo/scripts/fetch-module.sh" "$scratch" "$module" "$version")
+  src=$("$repo/eval/fetch-module.sh" "$scratch" "$module" "$version")
   rm -rf "$dst"; cp -r "$src" "$dst"
   python3 - "$dst/$pkgdir/$file" "$@" <<'EOF'
 import re, sys
@@ -167,4 +169,4 @@ for load in none noisy; do
   if [ -n "$loadpid" ]; then kill "$loadpid"; wait "$loadpid" 2>/dev/null || true; loadpid=; fi
 done
 
-"$repo/scripts/eval-duet-report.sh" "$out"
+"$repo/eval/duet/report.sh" "$out"

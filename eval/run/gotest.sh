@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# gotoml-gotest.sh fetches github.com/pelletier/go-toml/v2 from the module proxy into a
+# gotest.sh fetches github.com/pelletier/go-toml/v2 from the module proxy into a
 # scratch directory and records N runs of `go test -bench . -count 10` of its ./benchmark
 # package, the baseline that mbench compare and mbench run are evaluated against.
 #
-# usage: scripts/gotoml-gotest.sh OUTDIR [RUNS] [VERSION]
+# usage: eval/run/gotest.sh OUTDIR [RUNS] [VERSION]
 set -euo pipefail
-out=${1:?usage: gotoml-gotest.sh OUTDIR [RUNS] [VERSION]}
+out=${1:?usage: gotest.sh OUTDIR [RUNS] [VERSION]}
 runs=${2:-3}
 version=${3:-v2.4.3}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 scratch=${SCRATCH:-$(mktemp -d)}
-src=$(scripts/fetch-module.sh "$scratch" github.com/pelletier/go-toml/v2 "$version")
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+src=$("$repo/eval/fetch-module.sh" "$scratch" github.com/pelletier/go-toml/v2 "$version")
 cd "$src"
 go test -c -o "$out/gotoml.test" ./benchmark
 cd benchmark

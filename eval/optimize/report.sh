@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# eval-optimize-report.sh prints the markdown tables of docs/EVALUATION.md from
-# the output directory of scripts/eval-optimize.sh. Needs jq.
+# report.sh prints the markdown tables of docs/eval/optimize.md from the
+# output directory of eval/optimize/eval.sh. Needs jq.
 #
-# usage: scripts/eval-optimize-report.sh OUTDIR
+# usage: eval/optimize/report.sh OUTDIR
 set -euo pipefail
-out=${1:?usage: eval-optimize-report.sh OUTDIR}
+out=${1:?usage: report.sh OUTDIR}
 mb="$out/mbench"
 db="$out/optimize.db"
 pct() { awk -v v="$1" 'BEGIN { printf "%.1f%%", 100*v }'; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# eval-optimize.sh reproduces the `mbench optimize` figures of docs/EVALUATION.md:
+# eval.sh reproduces the `mbench optimize` figures of docs/eval/optimize.md:
 #
 #   1. full runs (`mbench run -levels 3,5,5 -iter 100ms`) of go-toml v2 at three
 #      released versions (./benchmark) and of zap v1.27.0 (a subset of its root
@@ -12,17 +12,17 @@
 #      the upper bound of the cv criterion: wall time and change rate against
 #      the full run;
 #   5. the replay again on full runs of the three go-toml versions taken
-#      interleaved (scripts/dueteval levels: every version's forks of a suite
+#      interleaved (eval/duet/dueteval levels: every version's forks of a suite
 #      run in one random order), so that the machine's drift over the minutes
 #      between separate runs does not count as a change; plans with and
 #      without -min-forks 3.
 #
-# usage: scripts/eval-optimize.sh OUTDIR
+# usage: eval/optimize/eval.sh OUTDIR
 # About 30 minutes on a 2-core VM. Keep the machine otherwise idle. Steps whose
 # output exists are skipped, so an interrupted evaluation can be resumed.
 set -euo pipefail
-out=${1:?usage: eval-optimize.sh OUTDIR}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: eval.sh OUTDIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 scratch=${SCRATCH:-$(mktemp -d)}
@@ -57,11 +57,11 @@ full() { # full LABEL DIR PKG [BENCH]
 # 1. full runs
 labels=()
 for v in $gotoml; do
-  src=$("$repo/scripts/fetch-module.sh" "$scratch" github.com/pelletier/go-toml/v2 "$v")
+  src=$("$repo/eval/fetch-module.sh" "$scratch" github.com/pelletier/go-toml/v2 "$v")
   full "gotoml-$v" "$src" ./benchmark
   labels+=("gotoml-$v")
 done
-src=$("$repo/scripts/fetch-module.sh" "$scratch" go.uber.org/zap "$zapv")
+src=$("$repo/eval/fetch-module.sh" "$scratch" go.uber.org/zap "$zapv")
 full "zap-$zapv" "$src" . "$zapbench"
 
 # 2. plans, every full run × metric (-min-forks 1: the paper's text; step 5
@@ -93,7 +93,7 @@ for mode in plan bounded; do
 done
 
 # 5. interleaved full runs of the go-toml versions, and the replay on them
-(cd "$repo" && go build -o "$out/dueteval" ./scripts/dueteval)
+(cd "$repo/eval" && go build -o "$out/dueteval" ./duet/dueteval)
 args=()
 for v in $gotoml; do args+=("gotoml-$v=$scratch/v2-$v"); done
 if [ ! -f "$out/interleaved.done" ]; then
@@ -111,4 +111,4 @@ for mf in 1 3; do
   done
 done
 
-"$repo/scripts/eval-optimize-report.sh" "$out"
+"$repo/eval/optimize/report.sh" "$out"

@@ -1,7 +1,8 @@
-// Command dueteval is the harness of scripts/eval-duet.sh and
-// scripts/eval-optimize.sh, the evaluations of `mbench duet` and `mbench
-// optimize` in docs/EVALUATION.md. It does what the mbench command does not,
-// because one mbench run cannot hold two versions of one package:
+// Command dueteval is the harness of eval/duet/eval.sh and
+// eval/optimize/eval.sh, the evaluations of `mbench duet` and `mbench
+// optimize` in docs/eval/ab.md and docs/eval/optimize.md. It does what the
+// mbench command does not, because one mbench run cannot hold two versions
+// of one package:
 //
 //	dueteval seq -old DIR -new DIR -bench RE -suites S -iters I -iter D -o FILE
 //

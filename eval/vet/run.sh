@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# eval-vet-run.sh checks by running them the findings that eval-vet.sh
+# run.sh checks by running them the findings that eval/vet/eval.sh
 # wrote to VETOUT: for each package that has findings of the analyzers
 # `mbench vet -run` can check (deadresult, constfold, bnsize, driftstate),
 # it runs `mbench vet -run -json -only <those analyzers> .` in the
@@ -13,16 +13,16 @@
 #                     "missing" when -run did not make the finding again,
 #                     "unchecked" for an analyzer -run cannot check), reason
 #
-# The module trees must still be where eval-vet.sh put them (its SCRATCH):
+# The module trees must still be where eval/vet/eval.sh put them (its SCRATCH):
 # the positions in VETOUT name them. Run it on an otherwise idle machine:
 # the size check raises its bar by the CPU other processes use.
 #
-# usage: scripts/eval-vet-run.sh VETOUT RUNOUT
+# usage: eval/vet/run.sh VETOUT RUNOUT
 # Needs go and jq.
 set -euo pipefail
-vetout=${1:?usage: eval-vet-run.sh VETOUT RUNOUT}
-out=${2:?usage: eval-vet-run.sh VETOUT RUNOUT}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+vetout=${1:?usage: run.sh VETOUT RUNOUT}
+out=${2:?usage: run.sh VETOUT RUNOUT}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export GOWORK=off

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# eval-report.sh prints the tables of docs/EVALUATION.md from the files that
-# eval-run.sh leaves in OUTDIR.
+# report.sh prints the tables of docs/eval/run.md from the files that
+# eval/run/eval.sh leaves in OUTDIR.
+#
+# usage: eval/run/report.sh OUTDIR
 set -euo pipefail
-out=${1:?usage: eval-report.sh OUTDIR}
+out=${1:?usage: report.sh OUTDIR}
 mb="$out/mbench"
 
 # changed A B: how many benchmarks mbench compare calls changed.
