@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,15 +26,41 @@ func TestBadNumericFlags(t *testing.T) {
 		{"compare -reps 0", "-reps"},
 		{"compare -reps -1", "-reps"},
 		{"compare -reps 1000000000000", "-reps"},
+		{"optimize -threshold NaN", "-threshold"},
+		{"optimize -threshold Inf", "-threshold"},
+		{"optimize -threshold 0", "-threshold"},
+		{"optimize -threshold -0.01", "-threshold"},
+		{"optimize -level NaN", "-level"},
+		{"optimize -level 0", "-level"},
+		{"optimize -level 1", "-level"},
+		{"optimize -level 2", "-level"},
+		{"optimize -reps 0", "-reps"},
+		{"optimize -reps -1", "-reps"},
+		{"optimize -reps 1000000000000", "-reps"},
+		{"optimize -metric cv -reps 1000000000000", "-reps"},
+		{"optimize -min-forks -1", "-min-forks"},
+		{"optimize -replay -min-change NaN", "-min-change"},
+		{"optimize -replay -min-change Inf", "-min-change"},
+		{"optimize -replay -min-change -0.01", "-min-change"},
 	} {
 		args := strings.Fields(tc.args)
-		if args[0] == "compare" {
+		switch args[0] {
+		case "compare":
 			args = append(args, "testdata/old.txt", "testdata/new.txt")
+		case "optimize":
+			args = append(args, "-o", filepath.Join(t.TempDir(), "plan.json"), "testdata/forks-old.json")
+			if args[1] == "-replay" {
+				args = append(args, "testdata/forks-new.json")
+			}
 		}
 		var stdout, stderr bytes.Buffer
 		code := mbench(args, &stdout, &stderr)
 		if code != exitUsage || !strings.Contains(stderr.String(), ": "+tc.flag+" ") {
 			t.Errorf("mbench %s: exit %d, want %d naming %s\n%s", tc.args, code, exitUsage, tc.flag, &stderr)
 		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := mbench([]string{"optimize", "-o", "", "testdata/forks-old.json"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), ": -o: ") {
+		t.Errorf("mbench optimize -o '': exit %d, want %d naming -o\n%s", code, exitUsage, &stderr)
 	}
 }

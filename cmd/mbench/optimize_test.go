@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -14,7 +13,8 @@ import (
 
 // TestLevelsOptimizePlan runs the µOpTime cycle end to end on the fixture:
 // a full run with -levels, mbench optimize, a run with -plan (alone and as
-// a criterion's bound), and a replay over two full runs.
+// a criterion's bound), and a replay over two full runs. Package optimize
+// tests what each step computes; this tests that the commands fit.
 func TestLevelsOptimizePlan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs benchmarks")
@@ -47,11 +47,6 @@ func TestLevelsOptimizePlan(t *testing.T) {
 	// The name carries a -N suffix only when GOMAXPROCS is above 1.
 	if !regexp.MustCompile(`(?m)^\S*Join/n=10(-\d+)? `).MatchString(out) {
 		t.Errorf("optimize output lacks a row of Join/n=10:\n%s", out)
-	}
-	// A device as the plan file is written to, not replaced.
-	mb("optimize", "-db", db, "-o", os.DevNull, "-reps", "1000", "v1")
-	if st, err := os.Stat(os.DevNull); err != nil || st.Mode().IsRegular() {
-		t.Fatalf("%s after optimize -o %[1]s: %v, %v", os.DevNull, st.Mode(), err)
 	}
 	p, err := optimize.ReadPlanFile(plan)
 	if err != nil {
