@@ -77,6 +77,28 @@ var DefaultOptions = Options{
 	Seed:       1,
 }
 
+// MinReplicates is the fewest bootstrap replicates Compare accepts: with
+// fewer, the 0.5% tails of a 99% interval hold no replicate.
+const MinReplicates = 100
+
+// Validate reports the first option out of range. Its message begins with
+// the option's name as mbench's flags spell it ("alpha", "threshold",
+// "reps"), so that a command can name the flag at fault. The conditions are
+// negated so that NaN, which fails every comparison, is rejected too; an
+// infinite threshold would make every change irrelevant and so silently
+// turn off a regression gate.
+func (o *Options) Validate() error {
+	switch {
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return fmt.Errorf("alpha %v: want a number between 0 and 1, e.g. 0.01", o.Alpha)
+	case !(o.Threshold >= 0) || math.IsInf(o.Threshold, 0):
+		return fmt.Errorf("threshold %v: want a finite non-negative fraction, e.g. 0.03", o.Threshold)
+	case o.Replicates < MinReplicates || o.Replicates > stats.MaxReplicates:
+		return fmt.Errorf("reps %d: want between %d and %d bootstrap replicates", o.Replicates, MinReplicates, stats.MaxReplicates)
+	}
+	return nil
+}
+
 // A Verdict is the outcome for one benchmark.
 type Verdict int
 
@@ -219,19 +241,12 @@ func MinSamples(alpha float64) int {
 }
 
 // Compare compares the runs old and new. Errors are for requests that cannot
-// be answered (unknown metric, no benchmark in common); limits of the data
+// be answered (options that do not Validate, an unknown metric, no benchmark
+// in common); limits of the data
 // are in Result.Warnings and Row.Note.
 func Compare(old, new *bench.Run, opts Options) (*Result, error) {
-	// The conditions are negated so that NaN, which fails every
-	// comparison, is rejected too.
-	if !(opts.Alpha > 0 && opts.Alpha < 1) {
-		return nil, fmt.Errorf("alpha %v is not between 0 and 1", opts.Alpha)
-	}
-	if !(opts.Threshold >= 0) || math.IsInf(opts.Threshold, 0) {
-		return nil, fmt.Errorf("threshold %v is not a finite non-negative fraction", opts.Threshold)
-	}
-	if opts.Replicates < 100 {
-		return nil, fmt.Errorf("%d bootstrap replicates are too few (want at least 100)", opts.Replicates)
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
 	_, unit := benchunit.Tidy(1, opts.Metric)
 	if unit == "allocs/op" {

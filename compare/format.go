@@ -344,9 +344,11 @@ func (r *Result) writeJSON(w io.Writer) error {
 	return enc.Encode(jr)
 }
 
-// csvHeader is the first line of the CSV format.
+// csvHeader is the first line of the CSV format. A number that is not
+// finite is an empty field, and the row's note says why (the old centre is
+// 0, so the change is not a ratio; there is no interval).
 var csvHeader = []string{"pkg", "name", "procs", "metric", "old", "old_n", "old_forks", "new", "new_n", "new_forks",
-	"ratio", "lo", "hi", "method", "verdict", "resolution"}
+	"ratio", "lo", "hi", "method", "verdict", "resolution", "note"}
 
 func (r *Result) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
@@ -361,7 +363,7 @@ func (r *Result) writeCSV(w io.Writer) error {
 		cw.Write([]string{row.Key.Package, row.Key.Name, strconv.Itoa(row.Key.Procs), r.Metric,
 			f(row.Old.Center), strconv.Itoa(row.Old.N), strconv.Itoa(row.Old.Forks),
 			f(row.New.Center), strconv.Itoa(row.New.N), strconv.Itoa(row.New.Forks),
-			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric), f(row.Resolution)})
+			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric), f(row.Resolution), row.Note})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -72,10 +72,23 @@
 // # Plans and replay
 //
 // NewPlan turns a Report into a Plan, which WritePlan and ReadPlan store as
-// JSON (docs/formats.md, "mbench plan") for `mbench run -plan`. Replay is
-// §4.5's evaluation (RQ4): over the full runs of consecutive versions it
-// detects changes — 99% percentile-bootstrap intervals of the mean that do
-// not overlap and a change of at least 3%, slower or faster — with the full
-// configuration and with the plan's, and counts the plan's true and false
-// positives and negatives against the full configuration's.
+// JSON (docs/formats.md, "mbench plan") for `mbench run -plan`;
+// WritePlanFile replaces a plan file only once the new plan is complete.
+// Replay is §4.5's evaluation (RQ4): over the full runs of consecutive
+// versions it detects changes — 99% percentile-bootstrap intervals of the
+// mean that do not overlap and a change of at least 3%, slower or faster —
+// with the full configuration and with the plan's, and counts the plan's
+// true and false positives and negatives against the full configuration's.
+//
+// # From runs
+//
+// `mbench optimize` is OptimizeRun and `mbench optimize -replay` is
+// ReplayRuns, on runs as package bench reads them or package store loads
+// them: FromRun lays out a run's measurements by the levels it recorded,
+// IterTime reads its iteration time. Problems of the data (levels inferred,
+// suite runs dropped, no iteration time) come back as warnings with the
+// results, as errors only what leaves nothing to report; Options.Validate
+// and ReplayOptions.Validate name a setting out of range as the command's
+// flag does. Report.Write and ReplayReport.Write print the results as text
+// or as the JSON docs/formats.md specifies.
 package optimize

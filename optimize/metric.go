@@ -114,7 +114,13 @@ type evaluator struct {
 
 func newEvaluator(m Metric, b stats.Bootstrap) *evaluator {
 	pcg := rand.NewPCG(0, 0)
-	return &evaluator{metric: m, boot: b, pcg: pcg, rng: rand.New(pcg), reps: make([]float64, b.Replicates)}
+	e := &evaluator{metric: m, boot: b, pcg: pcg, rng: rand.New(pcg)}
+	// Only the RCIWs use the bootstrap, and Options.Validate checks its
+	// replicates only for them.
+	if m.bootstrapped() {
+		e.reps = make([]float64, b.Replicates)
+	}
+	return e
 }
 
 // boundSlack keeps the early stop sound under rounding: the final width is

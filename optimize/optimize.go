@@ -1,7 +1,6 @@
 package optimize
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -61,24 +60,43 @@ var DefaultOptions = Options{
 	Baselines: true,
 }
 
-// validate reports options Optimize cannot use.
-func (o *Options) validate() error {
-	if !o.Metric.valid() {
-		return fmt.Errorf("unknown stability metric %v", o.Metric)
+// MinReplicates is the fewest bootstrap replicates Validate accepts: with
+// fewer, the 0.5% tails of a 99% interval hold no replicate.
+const MinReplicates = 100
+
+// Validate reports the first option out of range. Its message begins with
+// the option's name as the flags of mbench optimize spell it ("metric",
+// "threshold", "level", "reps", "min-forks"), so that a command can name
+// the flag at fault. The conditions are negated so that NaN, which fails
+// every comparison, is rejected too. The bootstrap is checked only for the
+// metrics that use it, the RCIWs.
+func (o *Options) Validate() error {
+	switch {
+	case !o.Metric.valid():
+		return fmt.Errorf("metric %v: unknown stability metric", o.Metric)
+	case !(o.Threshold > 0) || math.IsInf(o.Threshold, 1):
+		return fmt.Errorf("threshold %v: want a positive fraction, e.g. 0.01", o.Threshold)
+	case o.MinForks < 0:
+		return fmt.Errorf("min-forks %d: want a non-negative count", o.MinForks)
+	case o.IterTime < 0:
+		return fmt.Errorf("iteration time %v: want a non-negative duration", o.IterTime)
+	case o.Workers < 0:
+		return fmt.Errorf("workers %d: want a non-negative count", o.Workers)
+	case o.Metric.bootstrapped():
+		return checkBootstrap(o.Bootstrap)
 	}
-	if !(o.Threshold > 0) || math.IsInf(o.Threshold, 1) {
-		return fmt.Errorf("threshold %v: want a positive number", o.Threshold)
-	}
-	if o.Metric.bootstrapped() {
-		if !(o.Bootstrap.Level > 0 && o.Bootstrap.Level < 1) {
-			return fmt.Errorf("bootstrap level %v outside (0,1)", o.Bootstrap.Level)
-		}
-		if o.Bootstrap.Replicates < 1 {
-			return fmt.Errorf("%d bootstrap replicates: want at least 1", o.Bootstrap.Replicates)
-		}
-	}
-	if o.IterTime < 0 || o.Workers < 0 {
-		return errors.New("negative iteration time or workers")
+	return nil
+}
+
+// checkBootstrap reports a bootstrap setting out of range, named as the
+// flags name it. The most replicates, stats.MaxReplicates, keep a typo from
+// exhausting memory.
+func checkBootstrap(b stats.Bootstrap) error {
+	switch {
+	case !(b.Level > 0 && b.Level < 1):
+		return fmt.Errorf("level %v: want a number between 0 and 1, e.g. 0.99", b.Level)
+	case b.Replicates < MinReplicates || b.Replicates > stats.MaxReplicates:
+		return fmt.Errorf("reps %d: want between %d and %d bootstrap replicates", b.Replicates, MinReplicates, stats.MaxReplicates)
 	}
 	return nil
 }
@@ -136,6 +154,9 @@ type Summary struct {
 // A Report is the outcome of Optimize.
 type Report struct {
 	Options Options
+	// Unit is the unit of the benchmarks' values, which the text form
+	// scales results by, when known: OptimizeRun sets it.
+	Unit string
 	// Levels is the full run's configuration: the largest levels among
 	// the benchmarks (a benchmark of an interrupted run may have fewer
 	// suite runs).
@@ -162,10 +183,10 @@ type Report struct {
 // documentation); neither shortcut changes any answer. Benchmarks are
 // optimised in parallel.
 //
-// It fails on invalid options, an invalid benchmark (levels, number of
+// It fails on options that do not Validate, an invalid benchmark (levels, number of
 // values, a value that is not finite) or two benchmarks with the same key.
 func Optimize(bs []*Benchmark, opts Options) (*Report, error) {
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
 	rep := &Report{Options: opts, Results: make([]Result, len(bs))}

@@ -237,11 +237,18 @@ func TestOptimizeErrors(t *testing.T) {
 		edit func(*Options)
 		want string
 	}{
-		"metric":     {[]*Benchmark{good}, func(o *Options) { o.Metric = 0 }, "unknown stability metric"},
-		"threshold":  {[]*Benchmark{good}, func(o *Options) { o.Threshold = 0 }, "threshold 0"},
-		"NaN":        {[]*Benchmark{good}, func(o *Options) { o.Threshold = math.NaN() }, "threshold NaN"},
-		"bootstrap":  {[]*Benchmark{good}, func(o *Options) { o.Bootstrap.Level = 1 }, "bootstrap level"},
-		"replicates": {[]*Benchmark{good}, func(o *Options) { o.Bootstrap.Replicates = 0 }, "0 bootstrap replicates"},
+		"metric":     {[]*Benchmark{good}, func(o *Options) { o.Metric = 0 }, "metric Metric(0): unknown stability metric"},
+		"threshold":  {[]*Benchmark{good}, func(o *Options) { o.Threshold = 0 }, "threshold 0: "},
+		"NaN":        {[]*Benchmark{good}, func(o *Options) { o.Threshold = math.NaN() }, "threshold NaN: "},
+		"Inf":        {[]*Benchmark{good}, func(o *Options) { o.Threshold = math.Inf(1) }, "threshold +Inf: "},
+		"level":      {[]*Benchmark{good}, func(o *Options) { o.Bootstrap.Level = 1 }, "level 1: "},
+		"level NaN":  {[]*Benchmark{good}, func(o *Options) { o.Bootstrap.Level = math.NaN() }, "level NaN: "},
+		"replicates": {[]*Benchmark{good}, func(o *Options) { o.Bootstrap.Replicates = 0 }, "reps 0: "},
+		"few reps":   {[]*Benchmark{good}, func(o *Options) { o.Bootstrap.Replicates = MinReplicates - 1 }, "reps 99: "},
+		"many reps":  {[]*Benchmark{good}, func(o *Options) { o.Bootstrap.Replicates = 1e12 }, "reps 1000000000000: "},
+		"min-forks":  {[]*Benchmark{good}, func(o *Options) { o.MinForks = -1 }, "min-forks -1: "},
+		"workers":    {[]*Benchmark{good}, func(o *Options) { o.Workers = -1 }, "workers -1: "},
+		"iteration":  {[]*Benchmark{good}, func(o *Options) { o.IterTime = -1 }, "iteration time -1ns: "},
 		"values":     {[]*Benchmark{bad}, func(*Options) {}, "Short: 2 values for levels 1,1,3"},
 		"duplicate":  {[]*Benchmark{good, good}, func(*Options) {}, "benchmark p.X given twice"},
 		"nil":        {[]*Benchmark{nil}, func(*Options) {}, "nil benchmark"},
@@ -250,6 +257,14 @@ func TestOptimizeErrors(t *testing.T) {
 		c.edit(&opts)
 		if _, err := Optimize(c.bs, opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", name, err, c.want)
+		}
+	}
+	// Metrics that do not bootstrap neither check nor use the bootstrap.
+	for _, b := range []stats.Bootstrap{{}, {Level: 0.99, Replicates: -1}, {Level: 0.99, Replicates: 1e12}} {
+		opts := DefaultOptions
+		opts.Metric, opts.Bootstrap = CV, b
+		if _, err := Optimize([]*Benchmark{good}, opts); err != nil {
+			t.Errorf("cv with bootstrap %+v: %v", b, err)
 		}
 	}
 }

@@ -206,3 +206,47 @@ func TestPlanDocExample(t *testing.T) {
 		t.Errorf("example read as %+v", p)
 	}
 }
+
+func TestWritePlanFile(t *testing.T) {
+	rep, _, err := OptimizeRun(fullRun("v1", 1, 1, true), "sec/op", testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPlan(rep)
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(path, []byte("the old plan"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// A plan that does not validate is not written, and the old file stays.
+	if err := WritePlanFile(path, &Plan{}); err == nil {
+		t.Error("WritePlanFile wrote an empty plan")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "the old plan" {
+		t.Errorf("a failed write changed the file to %q", b)
+	}
+	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("a failed write left %s.tmp: %v", path, err)
+	}
+	if err := WritePlanFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadPlanFile(path)
+	if err != nil || len(got.Benchmarks) != 3 || got.IterTime != 5*time.Millisecond {
+		t.Fatalf("plan read back: %v, %+v", err, got)
+	}
+	// A failed rename leaves no temporary file behind.
+	t.Chdir(t.TempDir())
+	if err := WritePlanFile("", p); err == nil {
+		t.Error("WritePlanFile wrote a plan to the empty path")
+	}
+	if _, err := os.Stat(".tmp"); !os.IsNotExist(err) {
+		t.Errorf("a failed rename left .tmp: %v", err)
+	}
+	// A device is written to, not replaced.
+	if err := WritePlanFile(os.DevNull, p); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode().IsRegular() {
+		t.Fatalf("%s after WritePlanFile: %v, %v", os.DevNull, st.Mode(), err)
+	}
+}

@@ -1,7 +1,6 @@
 package optimize
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -41,6 +40,24 @@ var DefaultReplayOptions = ReplayOptions{
 	Stat:      stats.StatMean,
 	MinChange: 0.03,
 	Seed:      1,
+}
+
+// Validate reports the first option out of range. Its message begins with
+// the option's name as the flags of mbench optimize spell it ("level",
+// "reps", "min-change"). An infinite MinChange would detect nothing.
+func (o *ReplayOptions) Validate() error {
+	if err := checkBootstrap(o.Bootstrap); err != nil {
+		return err
+	}
+	switch {
+	case o.Stat != stats.StatMean && o.Stat != stats.StatMedian:
+		return fmt.Errorf("statistic %v: unknown statistic; want the mean or the median", o.Stat)
+	case !(o.MinChange >= 0) || math.IsInf(o.MinChange, 1):
+		return fmt.Errorf("min-change %v: want a finite non-negative fraction, e.g. 0.03", o.MinChange)
+	case o.Workers < 0:
+		return fmt.Errorf("workers %d: want a non-negative count", o.Workers)
+	}
+	return nil
 }
 
 // A Direction is the direction of a detected change.
@@ -200,7 +217,7 @@ type ReplayReport struct {
 //
 // A benchmark missing from the plan, or whose plan asks for more than a
 // version measured, is not compared; a warning says so. Replay fails on
-// fewer than two versions, an invalid plan or options, an invalid
+// fewer than two versions, an invalid plan, options that do not Validate, an invalid
 // benchmark, or a benchmark given twice in a version.
 func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, []error, error) {
 	if len(versions) < 2 {
@@ -209,14 +226,8 @@ func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, 
 	if err := plan.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("replay: plan: %w", err)
 	}
-	if !(opts.Bootstrap.Level > 0 && opts.Bootstrap.Level < 1) || opts.Bootstrap.Replicates < 1 {
-		return nil, nil, fmt.Errorf("replay: bootstrap of %d replicates at level %v: want at least 1 at a level in (0,1)", opts.Bootstrap.Replicates, opts.Bootstrap.Level)
-	}
-	if opts.Stat != stats.StatMean && opts.Stat != stats.StatMedian {
-		return nil, nil, fmt.Errorf("replay: unknown statistic %v", opts.Stat)
-	}
-	if !(opts.MinChange >= 0) || opts.Workers < 0 {
-		return nil, nil, errors.New("replay: negative minimum change or workers")
+	if err := opts.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("replay: %w", err)
 	}
 	planned := make(map[bench.Key]Levels, len(plan.Benchmarks))
 	for _, b := range plan.Benchmarks {

@@ -166,6 +166,12 @@ func TestReplayProblems(t *testing.T) {
 		"bad plan":    {[]Version{{"v1", nil}, {"v2", nil}}, &Plan{}, func(*ReplayOptions) {}, "plan: full run"},
 		"level":       {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.Bootstrap.Level = 0 }, "level 0"},
 		"stat":        {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.Stat = 7 }, "unknown statistic"},
+		"level NaN":   {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.Bootstrap.Level = math.NaN() }, "level NaN: "},
+		"reps":        {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.Bootstrap.Replicates = 1e12 }, "reps 1000000000000: "},
+		"change NaN":  {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.MinChange = math.NaN() }, "min-change NaN: "},
+		"change Inf":  {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.MinChange = math.Inf(1) }, "min-change +Inf: "},
+		"change < 0":  {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.MinChange = -0.01 }, "min-change -0.01: "},
+		"workers":     {[]Version{{"v1", nil}, {"v2", nil}}, plan, func(o *ReplayOptions) { o.Workers = -1 }, "workers -1: "},
 	} {
 		opts := DefaultReplayOptions
 		c.edit(&opts)

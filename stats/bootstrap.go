@@ -21,6 +21,13 @@ type Bootstrap struct {
 // 000's run-time RCIW criterion uses 1,000 replicates to save time.
 var DefaultBootstrap = Bootstrap{Level: 0.99, Replicates: 10000}
 
+// MaxReplicates is the most bootstrap replicates a command accepts. Every
+// interval holds its replicates in memory, 8 bytes each, and draws
+// Replicates × n values; a million, a hundred times the default, keeps that
+// to 8 MB and seconds per interval, while a typo of a few more zeros would
+// exhaust memory.
+const MaxReplicates = 1_000_000
+
 // check panics if b or r cannot be used.
 func (b Bootstrap) check(r *rand.Rand) {
 	if !(b.Level > 0 && b.Level < 1) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"math"
 	"slices"
 	"strings"
 
@@ -125,17 +124,10 @@ func regressionErrorOf(regs []compare.Row) error {
 }
 
 // checkCompareFlags checks the flags every command binds into
-// compare.Options, naming the flag at fault. The comparisons are written as
-// "not inside the valid range" so that NaN, which fails every comparison,
-// is rejected too; an infinite threshold would silently turn off -fail.
+// compare.Options, as a usage error naming the flag at fault.
 func checkCompareFlags(o compare.Options) error {
-	switch {
-	case !(o.Alpha > 0 && o.Alpha < 1):
-		return usagef("-alpha %v: want a number between 0 and 1, e.g. 0.01", o.Alpha)
-	case !(o.Threshold >= 0) || math.IsInf(o.Threshold, 0):
-		return usagef("-threshold %v: want a finite non-negative fraction, e.g. 0.03", o.Threshold)
-	case o.Replicates < 100:
-		return usagef("-reps %d: want at least 100", o.Replicates)
+	if err := o.Validate(); err != nil {
+		return usagef("-%v", err)
 	}
 	return nil
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,7 +13,8 @@ import (
 
 // TestLevelsOptimizePlan runs the µOpTime cycle end to end on the fixture:
 // a full run with -levels, mbench optimize, a run with -plan (alone and as
-// a criterion's bound), and a replay over two full runs.
+// a criterion's bound), and a replay over two full runs. Package optimize
+// tests what each step computes; this tests that the commands fit.
 func TestLevelsOptimizePlan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs benchmarks")
@@ -38,15 +39,14 @@ func TestLevelsOptimizePlan(t *testing.T) {
 		}
 	}
 	out := mb("optimize", "-db", db, "-o", plan, "-threshold", "0.05", "-reps", "1000", "v1")
-	for _, want := range []string{"full configuration 2,2,3", "within 3%", "minimum", "random", "Join/n=10-2"} {
+	for _, want := range []string{"full configuration 2,2,3", "within 3%", "minimum", "random"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("optimize output lacks %q:\n%s", want, out)
 		}
 	}
-	// A device as the plan file is written to, not replaced.
-	mb("optimize", "-db", db, "-o", os.DevNull, "-reps", "1000", "v1")
-	if st, err := os.Stat(os.DevNull); err != nil || st.Mode().IsRegular() {
-		t.Fatalf("%s after optimize -o %[1]s: %v, %v", os.DevNull, st.Mode(), err)
+	// The name carries a -N suffix only when GOMAXPROCS is above 1.
+	if !regexp.MustCompile(`(?m)^\S*Join/n=10(-\d+)? `).MatchString(out) {
+		t.Errorf("optimize output lacks a row of Join/n=10:\n%s", out)
 	}
 	p, err := optimize.ReadPlanFile(plan)
 	if err != nil {
