@@ -143,7 +143,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for _, loop := range body.Loops {
-			if loop.Kind != benchfn.Classic {
+			if loop.Kind == benchfn.BLoop {
 				continue
 			}
 			fix := loopFix(pass.TypesInfo, body, loop)
@@ -153,6 +153,10 @@ func run(pass *analysis.Pass) (any, error) {
 				d := f.diag
 				sink := sinkFix(pass, file, loop, f.call, f.callee)
 				switch {
+				case loop.Kind == benchfn.Parallel:
+					// Every goroutine would store into the one sink: a
+					// data race, and a cache line they fight over, which
+					// the benchmark would then measure. No fix.
 				case !rewrite:
 					// The loop cannot become a b.Loop loop: keep each
 					// result alive instead.
@@ -184,7 +188,7 @@ type finding struct {
 }
 
 // check returns a finding for each dead call of a pure function in the
-// body of loop, a classic loop of body, whose SSA form is fn.
+// body of loop, a b.N or pb.Next loop of body, whose SSA form is fn.
 func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchfn.Body, loop benchfn.Loop) []finding {
 	// The calls of the loop body, by the position of their '(' (which is
 	// the position of the corresponding ssa.Call), leaving out nested
@@ -266,11 +270,15 @@ func check(info *types.Info, pure *purity.Result, fn *ssa.Function, body *benchf
 		if s := pure.Lookup(c.callee); s.Selects || s.Literal || s.Loads && busy {
 			continue
 		}
+		advice := "use it (e.g. assign to a package-level sink) or loop with b.Loop"
+		if loop.Kind == benchfn.Parallel {
+			advice = "use it (e.g. sum it into a variable declared before the loop, and use that after the loop)"
+		}
 		found = append(found, finding{diag: analysis.Diagnostic{
 			Pos: c.expr.Pos(),
 			End: c.expr.End(),
-			Message: fmt.Sprintf("result of %s is never used: the compiler may remove the call in a b.N loop; "+
-				"use it (e.g. assign to a package-level sink) or loop with b.Loop", purity.Name(c.callee)),
+			Message: fmt.Sprintf("result of %s is never used: the compiler may remove the call in a %s loop; %s",
+				purity.Name(c.callee), loop.Kind, advice),
 		}, call: c.expr, callee: c.callee})
 	}
 	return found

@@ -63,18 +63,43 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{new(isShort)},
 }
 
-const message = "b.StopTimer/b.StartTimer inside the loop cost more than short operations: prepare inputs before the loop, or in batches"
+const (
+	message         = "b.StopTimer/b.StartTimer inside the loop cost more than short operations: prepare inputs before the loop, or in batches"
+	parallelMessage = "b.StopTimer/b.StartTimer in a pb.Next loop stop and start the one timer of all goroutines: prepare inputs before b.RunParallel"
+)
 
 func run(pass *analysis.Pass) (any, error) {
 	short := findShort(pass)
 	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
 		for _, l := range body.Loops {
+			if l.Kind == benchfn.Parallel {
+				if call := timerCall(pass.TypesInfo, body.B, l.Body); call != nil {
+					pass.ReportRangef(call, "%s", parallelMessage)
+				}
+				continue
+			}
 			if stop := check(pass.TypesInfo, short, body.B, l.Body); stop != nil {
 				pass.ReportRangef(stop, "%s", message)
 			}
 		}
 	}
 	return nil, nil
+}
+
+// timerCall returns the first call of b.StopTimer or b.StartTimer in
+// loop, outside function literals, or nil. In a pb.Next loop every such
+// call is a mistake: the testing package keeps one timer for all the
+// goroutines of RunParallel, and its documentation says not to call them
+// there.
+func timerCall(info *types.Info, b *types.Var, loop *ast.BlockStmt) *ast.CallExpr {
+	var found *ast.CallExpr
+	anyCall(loop, func(call *ast.CallExpr) bool {
+		if benchfn.IsMethodOf(info, call, b, "StopTimer") || benchfn.IsMethodOf(info, call, b, "StartTimer") {
+			found = call
+		}
+		return found != nil
+	})
+	return found
 }
 
 // check returns the first unconditional b.StopTimer() call of loop if the
@@ -141,7 +166,7 @@ func check(info *types.Info, short *shortFuncs, b *types.Var, loop *ast.BlockStm
 
 // anyCall reports whether pred holds for a call in s, outside function
 // literals (whose bodies run only when called).
-func anyCall(s ast.Stmt, pred func(*ast.CallExpr) bool) bool {
+func anyCall(s ast.Node, pred func(*ast.CallExpr) bool) bool {
 	found := false
 	ast.Inspect(s, func(n ast.Node) bool {
 		switch n := n.(type) {
