@@ -23,9 +23,10 @@ files, and reports the mistakes that make benchmark results lie:
 
 	deadresult   a result nobody uses in a b.N or pb.Next loop: the compiler
 	             may delete the work
-	constfold    a call whose arguments are all constants: the compiler may fold it,
-	             b.Loop or not
-	stoptimer    b.StopTimer/b.StartTimer inside the loop, costlier than short work
+	constfold    a call whose arguments are all constants: the compiler may
+	             fold it, b.Loop or not
+	stoptimer    b.StopTimer/b.StartTimer inside the loop, costlier than
+	             short work
 	bnsize       b.N used as a problem size
 	driftstate   state the loop mutates, so later iterations measure something else
 
@@ -35,6 +36,7 @@ what it reports and how to fix it; go doc github.com/mbench/mbench/vet
 gives the evidence. Findings are printed as file:line:col: [analyzer]
 message, followed on stderr by how many packages and benchmarks were
 checked; -json prints the findings as JSON.
+
 -fix applies the suggested fixes that are mechanically safe (rewriting a b.N
 loop to b.Loop, or else assigning a dead result to a package-level sink;
 passing constant inputs through package-level variables assigned before the
@@ -64,7 +66,7 @@ confirmed, for a CI gate that must not fail on a warning the timings do
 not bear out. Findings that -run cannot check (stoptimer) are left out
 with the rest; the number left out is printed on stderr.
 
-The default analyzers run inside go vet with the mbench-vet command:
+The analyzers also run inside go vet with the mbench-vet command:
 
 	go install github.com/mbench/mbench/cmd/mbench-vet
 	go vet -vettool=$(which mbench-vet) ./...
