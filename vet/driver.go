@@ -3,13 +3,23 @@ package vet
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/token"
+	"go/types"
+	"maps"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mbench/mbench/vet/crosscheck"
+	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -45,33 +55,148 @@ type Edit struct {
 	New        string `json:"new"`
 	StartPos   string `json:"start"`
 	EndPos     string `json:"end"`
+	// Mapped is the file:line a //line directive maps the edit's start
+	// to, when it does; such an edit is not applied.
+	Mapped string `json:"-"`
 }
 
-// Run loads the packages with their tests and runs the analyzers. As
-// go vet does, it goes on past packages that do not load or type-check
-// (or whose dependencies do not): it returns the findings of the others,
-// and a *NotVettedError naming each package left out with its first error.
-func Run(analyzers []*analysis.Analyzer, patterns []string) ([]Finding, *NotVettedError, error) {
+// Options configure Vet.
+type Options struct {
+	// Analyzers are the analyzers to run; nil means Analyzers.
+	Analyzers []*analysis.Analyzer
+	// Run checks the findings by running their benchmarks (CrossCheck).
+	Run bool
+	// Confirmed keeps only the findings that Run confirmed.
+	Confirmed bool
+	// Fix applies the first suggested fix of each finding (ApplyFixes).
+	Fix bool
+	// Log receives the progress of Run; nil discards it.
+	Log func(format string, args ...any)
+}
+
+// A Report is what Vet found and what it checked.
+type Report struct {
+	Findings []Finding
+	// Packages and Benchmarks count the packages vetted and the
+	// benchmark functions (BenchmarkXxx) in their test files.
+	Packages, Benchmarks int
+	// NotVetted names the packages left out, or is nil.
+	NotVetted *NotVettedError
+	// Unconfirmed counts the findings that Confirmed left out.
+	Unconfirmed int
+	// Fixed counts the fixes applied, and NotFixed says why others were
+	// not.
+	Fixed    int
+	NotFixed []string
+}
+
+// Open returns the number of findings that running did not refute: the
+// findings a gate fails on.
+func (r *Report) Open() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Check != crosscheck.Refuted {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary returns one line saying how many packages and benchmarks were
+// checked and how many findings there are, so that a run without findings
+// cannot be mistaken for one that checked nothing.
+func (r *Report) Summary() string {
+	if r.Packages == 0 {
+		return "no packages checked"
+	}
+	pkgs := plural(r.Packages, "package", "packages")
+	if r.Benchmarks == 0 {
+		return pkgs + " checked, no benchmarks found"
+	}
+	line := pkgs + ", " + plural(r.Benchmarks, "benchmark", "benchmarks") + " checked, "
+	if len(r.Findings) == 0 {
+		return line + "no findings"
+	}
+	return line + plural(len(r.Findings), "finding", "findings")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Vet loads the packages matched by patterns (default ./...) with their
+// tests, runs the analyzers on them and, as opts ask, checks the findings
+// by running them and applies their fixes. Packages that do not load are
+// named in the Report's NotVetted; a pattern that matches no package is an
+// error. If applying the fixes fails, Vet returns the Report with the
+// error.
+func Vet(ctx context.Context, patterns []string, opts Options) (*Report, error) {
+	if opts.Confirmed && !opts.Run {
+		return nil, errors.New("Confirmed needs Run")
+	}
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
+	analyzers := opts.Analyzers
+	if analyzers == nil {
+		analyzers = Analyzers
+	}
+	r, err := run(analyzers, patterns)
+	if err != nil {
+		return nil, err
+	}
+	if r.Packages == 0 && r.NotVetted == nil {
+		return nil, fmt.Errorf("no packages matched %s", strings.Join(patterns, " "))
+	}
+	if opts.Run {
+		log := opts.Log
+		if log == nil {
+			log = func(string, ...any) {}
+		}
+		if err := CrossCheck(ctx, r.Findings, log); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Confirmed {
+		r.Findings, r.Unconfirmed = OnlyConfirmed(r.Findings)
+	}
+	if opts.Fix {
+		r.Fixed, r.NotFixed, err = ApplyFixes(r.Findings)
+		if err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// run loads the packages with their tests and runs the analyzers. As
+// go vet does, it goes on past packages that do not load or type-check
+// (or whose dependencies do not): it reports the findings of the others,
+// and names each package left out with its first error.
+func run(analyzers []*analysis.Analyzer, patterns []string) (*Report, error) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var roots []*packages.Package
 	bad := new(NotVettedError)
+	vetted := make(map[string]bool)
 	for _, p := range pkgs {
 		if strings.HasSuffix(p.ID, ".test") {
 			continue // the generated test main
 		}
 		// A package that does not load is left out; its variants share
 		// its errors, so each directory is named once.
+		path := strings.TrimSuffix(p.PkgPath, "_test")
 		if len(p.Errors) > 0 {
-			bad.add(strings.TrimSuffix(p.PkgPath, "_test"), loadErr(p.Errors[0]))
+			bad.add(path, loadErr(p.Errors[0]))
 			continue
 		}
+		vetted[path] = true
 		// Benchmarks live in test files: the test variants ("p [p.test]",
 		// "p_test") hold them; the plain package adds nothing.
 		if len(pkgs) > 1 && !strings.Contains(p.ID, "[") && !strings.HasSuffix(p.PkgPath, "_test") {
@@ -81,7 +206,7 @@ func Run(analyzers []*analysis.Analyzer, patterns []string) ([]Finding, *NotVett
 	}
 	graph, err := checker.Analyze(analyzers, roots, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var out []Finding
 	seen := make(map[string]bool)
@@ -100,28 +225,13 @@ func Run(analyzers []*analysis.Analyzer, patterns []string) ([]Finding, *NotVett
 			bad.add(strings.TrimSuffix(act.Package.PkgPath, "_test"), msg)
 			continue
 		}
-		fset := act.Package.Fset
 		for _, d := range act.Diagnostics {
-			pos := fset.Position(d.Pos)
-			f := Finding{Analyzer: act.Analyzer.Name, Pos: pos.String(), Message: d.Message, Category: d.Category,
-				File: pos.Filename, Offset: pos.Offset}
+			f := finding(act.Package.Fset, act.Analyzer.Name, d)
 			key := f.Analyzer + f.Pos + f.Message
 			if seen[key] {
 				continue // the same test file in two package variants
 			}
 			seen[key] = true
-			for _, sf := range d.SuggestedFixes {
-				fx := Fix{Message: sf.Message}
-				for _, te := range sf.TextEdits {
-					start, end := fset.Position(te.Pos), fset.Position(te.End)
-					if !te.End.IsValid() {
-						end = start
-					}
-					fx.Edits = append(fx.Edits, Edit{File: start.Filename, Start: start.Offset, End: end.Offset,
-						New: string(te.NewText), StartPos: start.String(), EndPos: end.String()})
-				}
-				f.Fixes = append(f.Fixes, fx)
-			}
 			out = append(out, f)
 		}
 	}
@@ -134,10 +244,93 @@ func Run(analyzers []*analysis.Analyzer, patterns []string) ([]Finding, *NotVett
 		}
 		return strings.Compare(a.Analyzer, b.Analyzer)
 	})
-	if len(bad.pkgs) == 0 {
-		bad = nil
+	r := &Report{Findings: out}
+	benchmarks := make(map[token.Position]bool)
+	for _, p := range roots {
+		if bad.why[strings.TrimSuffix(p.PkgPath, "_test")] != "" {
+			continue
+		}
+		for _, pos := range benchmarkFuncs(p) {
+			benchmarks[pos] = true
+		}
 	}
-	return out, bad, nil
+	for path := range vetted {
+		if bad.why[path] == "" {
+			r.Packages++
+		}
+	}
+	r.Benchmarks = len(benchmarks)
+	if len(bad.pkgs) > 0 {
+		r.NotVetted = bad
+	}
+	return r, nil
+}
+
+// finding converts a diagnostic of the analyzer into a Finding. Pos and
+// the edits' StartPos and EndPos are as the compiler reports them, after
+// //line directives; File and the offsets are where the bytes are.
+func finding(fset *token.FileSet, analyzer string, d analysis.Diagnostic) Finding {
+	pos := fset.Position(d.Pos)
+	at := fset.PositionFor(d.Pos, false)
+	f := Finding{Analyzer: analyzer, Pos: pos.String(), Message: d.Message, Category: d.Category,
+		File: at.Filename, Offset: at.Offset}
+	for _, sf := range d.SuggestedFixes {
+		fx := Fix{Message: sf.Message}
+		for _, te := range sf.TextEdits {
+			endPos := te.End
+			if !endPos.IsValid() {
+				endPos = te.Pos
+			}
+			start, end := fset.PositionFor(te.Pos, false), fset.PositionFor(endPos, false)
+			mstart, mend := fset.Position(te.Pos), fset.Position(endPos)
+			e := Edit{File: start.Filename, Start: start.Offset, End: end.Offset,
+				New: string(te.NewText), StartPos: mstart.String(), EndPos: mend.String()}
+			if mstart.Filename != start.Filename || mstart.Line != start.Line {
+				e.Mapped = mstart.Filename + ":" + strconv.Itoa(mstart.Line)
+			}
+			fx.Edits = append(fx.Edits, e)
+		}
+		f.Fixes = append(f.Fixes, fx)
+	}
+	return f
+}
+
+// benchmarkFuncs returns the positions of the benchmark functions of p's
+// test files: func BenchmarkXxx(b *testing.B), as go test finds them.
+func benchmarkFuncs(p *packages.Package) []token.Position {
+	var out []token.Position
+	for _, f := range p.Syntax {
+		name := p.Fset.PositionFor(f.Pos(), false).Filename
+		if !strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !isBenchmarkName(fd.Name.Name) {
+				continue
+			}
+			obj, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			sig := obj.Signature()
+			if sig.Params().Len() == 1 && sig.Results().Len() == 0 && benchfn.IsTestingB(sig.Params().At(0).Type()) {
+				out = append(out, p.Fset.PositionFor(fd.Pos(), false))
+			}
+		}
+	}
+	return out
+}
+
+// isBenchmarkName reports whether name is Benchmark or Benchmark followed
+// by a character that is not a lower-case letter, the names go test runs.
+func isBenchmarkName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Benchmark")
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || !unicode.IsLower(r)
 }
 
 // loadErr returns the text of a load error, without the "-" that stands
@@ -242,14 +435,27 @@ func OnlyConfirmed(findings []Finding) ([]Finding, int) {
 // fixes whose edits overlap an Edit already taken, and gofmts each file.
 // Insertions at the same place (declarations at the end of a file,
 // assignments before a loop) are all kept, in the order of the findings.
-func ApplyFixes(findings []Finding) (int, error) {
+//
+// A fix that edits code a //line directive maps elsewhere (generated
+// code) is not applied: notFixed says so, naming the file. An edit
+// outside its file or overlapping another edit of its fix is an error,
+// and then no file is changed. Each file is replaced at once: written to
+// a temporary file in its directory, with its mode, and renamed over it.
+func ApplyFixes(findings []Finding) (applied int, notFixed []string, err error) {
 	byFile := make(map[string][]Edit)
-	applied := 0
 	for _, f := range findings {
 		if len(f.Fixes) == 0 {
 			continue
 		}
 		edits := f.Fixes[0].Edits
+		if m := mappedEdit(edits); m != nil {
+			notFixed = append(notFixed, fmt.Sprintf("%s: not fixed: the fix of %s edits code that a //line directive maps to %s",
+				m.File, f.Pos, m.Mapped))
+			continue
+		}
+		if err := overlapping(edits); err != nil {
+			return 0, nil, fmt.Errorf("the fix of %s: %v", f.Pos, err)
+		}
 		ok := true
 		for _, e := range edits {
 			for _, have := range byFile[e.File] {
@@ -267,11 +473,24 @@ func ApplyFixes(findings []Finding) (int, error) {
 		}
 		applied++
 	}
-	for file, edits := range byFile {
+	// Check every file before writing any.
+	files := slices.Sorted(maps.Keys(byFile))
+	srcs := make([][]byte, len(files))
+	for i, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
+		for _, e := range byFile[file] {
+			if e.Start < 0 || e.Start > e.End || e.End > len(src) {
+				return 0, nil, fmt.Errorf("%s: an edit of bytes %d to %d lies outside the file's %d bytes (did it change after vet loaded it?); no file changed",
+					file, e.Start, e.End, len(src))
+			}
+		}
+		srcs[i] = src
+	}
+	for i, file := range files {
+		src, edits := srcs[i], byFile[file]
 		// From the end of the file backwards, so that offsets stay valid;
 		// of insertions at one place the last taken goes in first, and so
 		// ends up last.
@@ -283,9 +502,69 @@ func ApplyFixes(findings []Finding) (int, error) {
 		if formatted, err := format.Source(src); err == nil {
 			src = formatted
 		}
-		if err := os.WriteFile(file, src, 0o666); err != nil {
-			return 0, err
+		if err := replaceFile(file, src); err != nil {
+			return 0, nil, err
 		}
 	}
-	return applied, nil
+	return applied, notFixed, nil
+}
+
+// mappedEdit returns the first edit that a //line directive maps, or nil.
+func mappedEdit(edits []Edit) *Edit {
+	for i := range edits {
+		if edits[i].Mapped != "" {
+			return &edits[i]
+		}
+	}
+	return nil
+}
+
+// overlapping returns an error if two edits of one fix overlap: the fix
+// would not say what the file becomes.
+func overlapping(edits []Edit) error {
+	for i, a := range edits {
+		for _, b := range edits[:i] {
+			if a.File == b.File && a.Start < b.End && b.Start < a.End {
+				return fmt.Errorf("%s: edits of bytes %d to %d and %d to %d overlap", a.File, b.Start, b.End, a.Start, a.End)
+			}
+		}
+	}
+	return nil
+}
+
+// replaceFile replaces the contents of name (the file a symbolic link
+// points to, for a link) with data at once: a crash or a full disk leaves
+// either the old file or the new one, never a part. The new file keeps
+// the old one's permissions.
+func replaceFile(name string, data []byte) (err error) {
+	if target, err := filepath.EvalSymlinks(name); err == nil {
+		name = target
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".mbench-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(fi.Mode().Perm()); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
 }

@@ -1,27 +1,20 @@
 package vet
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
-// TestSets: the default set leaves out the experimental analyzers, All
-// holds every analyzer once, and Lookup finds each by name.
-func TestSets(t *testing.T) {
-	if len(All) != len(Analyzers)+len(Experimental) {
-		t.Fatalf("All has %d analyzers, want %d + %d", len(All), len(Analyzers), len(Experimental))
-	}
-	for _, a := range Experimental {
-		if slices.Contains(Analyzers, a) {
-			t.Errorf("experimental %s is in the default set", a.Name)
-		}
-	}
-	for _, a := range All {
+// TestLookup finds each analyzer by its name and nothing by another.
+func TestLookup(t *testing.T) {
+	for _, a := range Analyzers {
 		if Lookup(a.Name) != a {
 			t.Errorf("Lookup(%q) did not find it", a.Name)
 		}
 	}
-	if Lookup("timedsetup") == nil || Lookup("nope") != nil {
-		t.Error("Lookup of timedsetup or of an unknown name is wrong")
+	if len(Analyzers) != 5 {
+		t.Errorf("%d analyzers, want 5", len(Analyzers))
+	}
+	for _, name := range []string{"nope", "timedsetup", "cachehot", ""} {
+		if Lookup(name) != nil {
+			t.Errorf("Lookup(%q) found an analyzer", name)
+		}
 	}
 }

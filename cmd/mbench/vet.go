@@ -10,40 +10,38 @@ import (
 	"syscall"
 
 	"github.com/mbench/mbench/vet"
-	"github.com/mbench/mbench/vet/crosscheck"
 )
 
 func init() {
 	commands = append(commands, &command{
 		name:      "vet",
-		usageLine: "[-json] [-fix] [-run [-confirmed]] [-all | -only names] [packages]",
+		usageLine: "[-json] [-fix] [-run [-confirmed]] [-only names] [packages]",
 		short:     "find benchmark mistakes that make results lie",
 		long: `
 Vet analyses the benchmarks of the packages (default ./...), in their test
 files, and reports the mistakes that make benchmark results lie:
 
-	deadresult   a result nobody uses in a b.N loop: the compiler may delete the work
-	constfold    a call whose arguments are all constants: the compiler may fold it,
-	             b.Loop or not
-	stoptimer    b.StopTimer/b.StartTimer inside the loop, costlier than short work
+	deadresult   a result nobody uses in a b.N or pb.Next loop: the compiler
+	             may delete the work
+	constfold    a call whose arguments are all constants: the compiler may
+	             fold it, b.Loop or not
+	stoptimer    b.StopTimer/b.StartTimer inside the loop, costlier than
+	             short work
 	bnsize       b.N used as a problem size
 	driftstate   state the loop mutates, so later iterations measure something else
 
-and, only with -all or -only, the experimental
+Loops of b.N, b.Loop and pb.Next (in b.RunParallel) are analysed. Each
+analyzer's documentation (go doc github.com/mbench/mbench/vet/NAME) says
+what it reports and how to fix it; go doc github.com/mbench/mbench/vet
+gives the evidence. Findings are printed as file:line:col: [analyzer]
+message, followed on stderr by how many packages and benchmarks were
+checked; -json prints the findings as JSON.
 
-	timedsetup   setup before a b.N loop, measured by the timer (on modules its
-	             rules were not tuned on, none of its findings held up)
-	cachehot     a search for the same key in every iteration, in a collection
-	             the setup filled with many keys (the cheapest, cache-hot case;
-	             6 of 27 findings held up when checked on unseen modules)
-
-'mbench help vet' and each analyzer's documentation (go doc
-github.com/mbench/mbench/vet/NAME) give the evidence for each. Findings are
-printed as file:line:col: [analyzer] message; -json prints them as JSON.
 -fix applies the suggested fixes that are mechanically safe (rewriting a b.N
 loop to b.Loop, or else assigning a dead result to a package-level sink;
 passing constant inputs through package-level variables assigned before the
-loop; inserting b.ResetTimer) and gofmts the files it changes.
+loop) and gofmts the files it changes, replacing each file at once. It
+leaves alone code that a //line directive maps elsewhere, and says so.
 
 -run checks findings by running their benchmarks. deadresult and constfold
 findings run as written and, where the finding has a fix, with the fix
@@ -65,10 +63,10 @@ confirmation by it; a quiet machine gives the clearest verdicts.
 
 -confirmed, with -run, prints and counts only the findings that running
 confirmed, for a CI gate that must not fail on a warning the timings do
-not bear out. Findings that -run cannot check (stoptimer, timedsetup, cachehot) are
-left out with the rest; the number left out is printed on stderr.
+not bear out. Findings that -run cannot check (stoptimer) are left out
+with the rest; the number left out is printed on stderr.
 
-The default analyzers run inside go vet with the mbench-vet command:
+The analyzers also run inside go vet with the mbench-vet command:
 
 	go install github.com/mbench/mbench/cmd/mbench-vet
 	go vet -vettool=$(which mbench-vet) ./...
@@ -79,96 +77,100 @@ and reported as usual, and the exit status is then 1.
 
 Exit status is 0 with no findings (or only findings -run refuted; with
 -confirmed, none confirmed), 3 with findings, 1 on errors, including
-packages left out.
+packages left out and patterns that match no package.
 `,
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			jsonOut := fs.Bool("json", false, "print findings as JSON")
 			fix := fs.Bool("fix", false, "apply suggested fixes")
-			only := fs.String("only", "", "run only the analyzers in the comma-separated `list` (experimental ones too)")
-			all := fs.Bool("all", false, "also run the experimental analyzers (timedsetup, cachehot)")
+			only := fs.String("only", "", "run only the analyzers in the comma-separated `list`")
 			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult, constfold, bnsize and driftstate findings to confirm or refute them")
 			confirmed := fs.Bool("confirmed", false, "with -run, report only the findings that running confirmed")
 			return func(e *env, args []string) error {
 				if *confirmed && !*runCheck {
 					return usagef("-confirmed needs -run")
 				}
-				analyzers := vet.Analyzers
-				if *all {
-					analyzers = vet.All
-				}
+				opts := vet.Options{Run: *runCheck, Confirmed: *confirmed, Fix: *fix, Log: func(format string, args ...any) {
+					fmt.Fprintf(e.stderr, "mbench vet: "+format+"\n", args...)
+				}}
 				if *only != "" {
-					analyzers = nil
 					for _, name := range strings.Split(*only, ",") {
 						a := vet.Lookup(name)
 						if a == nil {
 							return usagef("-only: unknown analyzer %q", name)
 						}
-						analyzers = append(analyzers, a)
+						opts.Analyzers = append(opts.Analyzers, a)
 					}
 				}
-				findings, notVetted, err := vet.Run(analyzers, args)
+				ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+				defer stop()
+				r, err := vet.Vet(ctx, args, opts)
+				if r == nil {
+					return err
+				}
+				if perr := printVet(e, r, *jsonOut, *fix); perr != nil {
+					return perr
+				}
 				if err != nil {
 					return err
 				}
-				if *runCheck {
-					ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-					err := vet.CrossCheck(ctx, findings, func(format string, args ...any) {
-						fmt.Fprintf(e.stderr, "mbench vet: "+format+"\n", args...)
-					})
-					stop()
-					if err != nil {
-						return err
-					}
-				}
-				if *confirmed {
-					var left int
-					findings, left = vet.OnlyConfirmed(findings)
-					if left > 0 {
-						fmt.Fprintf(e.stderr, "mbench vet: -confirmed left out %d findings that running did not confirm\n", left)
-					}
-				}
-				if *jsonOut {
-					enc := json.NewEncoder(e.stdout)
-					enc.SetIndent("", "  ")
-					if findings == nil {
-						findings = []vet.Finding{}
-					}
-					if err := enc.Encode(findings); err != nil {
-						return err
-					}
-				} else {
-					for _, f := range findings {
-						fmt.Fprintf(e.stdout, "%s: [%s] %s\n", f.Pos, f.Analyzer, f.Message)
-						if f.Check != "" {
-							fmt.Fprintf(e.stdout, "\t%s by running it: %s\n", f.Check, f.Reason)
-						}
-					}
-				}
-				if *fix {
-					n, err := vet.ApplyFixes(findings)
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(e.stderr, "mbench vet: applied %d fixes\n", n)
-				}
 				// Packages that did not load fail the run whatever the others
 				// found: a gate must not pass on code it did not see.
-				if notVetted != nil {
-					return notVetted
+				if r.NotVetted != nil {
+					fmt.Fprintf(e.stderr, "mbench vet: %s\n", r.Summary())
+					return r.NotVetted
 				}
 				// A finding the benchmark's own timings refuted does not fail
 				// the check.
-				open := 0
-				for _, f := range findings {
-					if f.Check != crosscheck.Refuted {
-						open++
-					}
+				if n := r.Open(); n > 0 {
+					return &vetFindings{summary: r.Summary(), n: n}
 				}
-				if open > 0 {
-					return &findingsError{n: open}
-				}
+				fmt.Fprintf(e.stderr, "mbench vet: %s\n", r.Summary())
 				return nil
 			}
 		},
 	})
 }
+
+// printVet prints the findings of r on stdout and what -confirmed and
+// -fix did on stderr.
+func printVet(e *env, r *vet.Report, jsonOut, fix bool) error {
+	if jsonOut {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		findings := r.Findings
+		if findings == nil {
+			findings = []vet.Finding{}
+		}
+		if err := enc.Encode(findings); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range r.Findings {
+			fmt.Fprintf(e.stdout, "%s: [%s] %s\n", f.Pos, f.Analyzer, f.Message)
+			if f.Check != "" {
+				fmt.Fprintf(e.stdout, "\t%s by running it: %s\n", f.Check, f.Reason)
+			}
+		}
+	}
+	if r.Unconfirmed > 0 {
+		fmt.Fprintf(e.stderr, "mbench vet: -confirmed left out %d findings that running did not confirm\n", r.Unconfirmed)
+	}
+	for _, msg := range r.NotFixed {
+		fmt.Fprintf(e.stderr, "mbench vet: %s\n", msg)
+	}
+	if fix {
+		fmt.Fprintf(e.stderr, "mbench vet: applied %d fixes\n", r.Fixed)
+	}
+	return nil
+}
+
+// vetFindings makes mbench vet exit 3, as a findingsError, with the
+// summary of what it checked as its message.
+type vetFindings struct {
+	summary string
+	n       int
+}
+
+func (e *vetFindings) Error() string { return e.summary }
+
+func (e *vetFindings) Unwrap() error { return &findingsError{n: e.n} }

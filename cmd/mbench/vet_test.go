@@ -223,3 +223,41 @@ func TestVetGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// TestVetCounts: every run says on stderr how many packages and
+// benchmarks it checked, so that a run without findings cannot be taken
+// for one that checked nothing; a pattern that matches no package is an
+// error.
+func TestVetCounts(t *testing.T) {
+	dir := vetModule(t)
+	for _, name := range []string{"nobench/nobench.go", "empty/README"} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("package nobench\n"), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"vet", "."}, exitRegression, "mbench vet: 1 package, 2 benchmarks checked, 1 finding\n"},
+		{[]string{"vet", "-json", "."}, exitRegression, "mbench vet: 1 package, 2 benchmarks checked, 1 finding\n"},
+		{[]string{"vet", "-only", "constfold,stoptimer", "."}, exitOK, "mbench vet: 1 package, 2 benchmarks checked, no findings\n"},
+		{[]string{"vet", "-only", "constfold", "./..."}, exitOK, "mbench vet: 2 packages, 2 benchmarks checked, no findings\n"},
+		{[]string{"vet", "./nobench"}, exitOK, "mbench vet: 1 package checked, no benchmarks found\n"},
+		{[]string{"vet", "./empty/..."}, exitError, "mbench vet: no packages matched ./empty/...\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := mbench(tc.args, &stdout, &stderr)
+		if code != tc.code || stderr.String() != tc.want {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, stderr %q", tc.args, code, &stderr, tc.code, tc.want)
+		}
+		if strings.Contains(stdout.String(), "checked") {
+			t.Errorf("%v: the count is on stdout:\n%s", tc.args, &stdout)
+		}
+	}
+}

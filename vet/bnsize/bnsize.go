@@ -1,5 +1,3 @@
-// Package bnsize defines an Analyzer that finds b.N used as the size of
-// the problem a benchmark solves instead of as its iteration count.
 package bnsize
 
 import (
@@ -12,47 +10,17 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// Doc is the analyzer's documentation; its first line is the summary.
-const Doc = `report b.N used as a problem size instead of an iteration count
+// Doc is the analyzer's documentation: what it reports and how to fix
+// it. The package documentation gives the reasons and the rule.
+const Doc = `report b.N used as a problem size, not an iteration count
 
-The testing package grows b.N until a run lasts the benchmark time and
-reports the time divided by b.N as ns/op (src/testing/benchmark.go:
-launch and predictN). That quotient is the cost of one operation only if
-every iteration does the same work. When b.N sizes the input instead —
-Fib(b.N), sorting a slice of b.N elements once — the work per op changes
-with b.N, which the framework picks, so ns/op describes no fixed operation
-and two runs cannot be compared (Sestoft, "Microbenchmarks in Java and C#",
-§4.3: the problem size is a parameter of its own, separate from the
-iteration count). The same holds for the working set: a b.N-sized input
-moves from cache to memory as b.N grows.
+ns/op is the time divided by b.N: the cost of one operation only if every
+iteration does the same work. Sizing the input by b.N (Fib(b.N), a slice
+of b.N elements processed once) makes the work per op grow with b.N,
+which the testing package chooses.
 
-The analyzer reports, outside loops:
-  - an argument computed from b.N (b.N itself, +, -, *, /, shifts and
-    conversions of it, or a local variable defined that way) passed to a
-    function of the package under test whose parameter is not a loop count;
-  - make([]T, n), strings.Repeat or bytes.Repeat sized by b.N, whose result
-    is then passed whole to the package under test or to an in-place sort
-    (sort.Ints, slices.Sort, ...) after its last per-element use.
-
-A parameter is a loop count when the function's own code uses it in a for
-condition or a range (or passes it to such a parameter): a helper that
-loops n times receives an iteration count, not a size. The analyzer
-records this as a fact, so calls from an external test package into the
-package under test are judged the same way.
-
-Not reported: loop conditions and "for range b.N"; b.N passed to a
-parameter that is not a number (fmt-style ...any); b.SetBytes,
-b.ReportMetric(x/float64(b.N)) and other calls outside the package under
-test (wg.Add(b.N), make(chan T, b.N)); comparisons; b.N under % or &;
-calls that also receive b (drivers that loop themselves); calls inside
-loops (b.N there is usually an index or key); results that a loop later
-consumes (pre-generating one input per iteration, pre-sizing a container
-filled once per iteration); slices of b.N elements handed to a call whose
-result, directly or through the calls it is an argument of, a loop later
-uses (a writer over a buffer of b.N bytes); methods whose
-receiver a loop later uses (bldr.Reserve(k * b.N) before a loop that
-appends to bldr); and slices made with b.N elements and indexed or ranged
-over afterwards.`
+Fix: give the problem a fixed size (a constant, or a sub-benchmark per
+size with b.Run) and loop b.N times over it.`
 
 // Analyzer reports b.N used as a problem size.
 var Analyzer = &analysis.Analyzer{

@@ -1,6 +1,3 @@
-// Package constfold defines an analyzer that reports calls in benchmark
-// loops whose arguments are all constants, so that the compiler may
-// compute the result at compile time.
 package constfold
 
 import (
@@ -18,81 +15,16 @@ import (
 	"github.com/mbench/mbench/vet/internal/purity"
 )
 
-const Doc = `report calls in benchmark loops whose arguments are all constants
+// Doc is the analyzer's documentation: what it reports and how to fix
+// it. The package documentation gives the reasons and the rule.
+const Doc = `report calls in benchmark loops with all-constant arguments
 
-When every argument of a call in a benchmark loop is a constant and the
-callee is small and pure, the compiler inlines the call and folds the
-computation to its result, so the benchmark measures a constant: constant
-folding and propagation, the second microbenchmark mistake of
-Rodriguez-Cancio et al., "Automatic Microbenchmark Generation to Prevent
-Dead Code Elimination and Constant Folding" (ASE 2016, section 2.2).
+The compiler may inline a small pure function called with constants and
+compute its result at compile time, so the benchmark measures a constant.
+b.Loop does not prevent this; b.N, b.Loop and pb.Next loops are checked.
 
-b.Loop does not help. Its documentation (testing.B.Loop, Go 1.26) promises
-that "arguments to and results from function calls ... are kept alive,
-preventing the compiler from fully optimizing away the loop body"; the
-cmd/compile/internal/bloop pass implements this by storing results (and,
-for calls without results, arguments) into temporaries passed to
-runtime.KeepAlive. That keeps a value from being deleted, not from being
-known: the pass runs before inlining, the constant still flows into the
-inlined body, and KeepAlive then keeps the folded constant alive. So both
-for b.Loop() and b.N loops are checked.
-
-An argument is constant when its SSA value is a constant with a value
-(not nil): a literal, a named constant, or a local variable assigned a
-constant once and never reassigned. For a method call the receiver counts
-as an argument. Calls without arguments are not reported: there is no input
-to fold. The callee must be known to fold (see package purity): a function
-of the module that is pure, within the compiler's inlining budget of 80
-nodes, has no loop (the compiler does not evaluate loops at compile time),
-reads no package-level variable, allocates no heap object that escapes
-(new, &T{}) and returns no pointer, slice, map, channel, function or
-interface (a constructor such as newTree(1) returns a fresh object, not a
-constant), and calls only such functions; or a
-standard function with constant-folding rules in the compiler, such as
-math.Sqrt or bits.OnesCount64. A trivial constructor, whose body is a
-single return of a composite literal of its parameters and constants
-(newip4i_v4(8, 8, 8, 8) in go4.org/netipx netipx_test.go, return
-ip4i{ip4: [4]byte{a, b, c, d}}), is not reported: folding it saves a few
-stores and no computation, so the call is setup, not the measured work
-(A/B with the bytes from a package var: no slowdown). Nor is a callee that
-computes nothing, only selecting from its inputs or converting between
-types of the same representation (ToInteger of dop251/goja, return
-int64(i) on an int64 type; a function that returns a constant): folding it
-saves no work, and the benchmark times what the callee costs, which is
-nothing either way (A/B: one load). Nor is, in a b.Loop loop, a callee
-whose computation, with that of the pure functions it calls, is a single
-integer instruction of one cycle (an addition, logic, a shift or a
-comparison; bit casts such as math.Float32frombits count for nothing):
-an empty b.Loop loop costs about 0.5 ns/op (four times an empty b.N
-loop), and one instruction more runs in its shadow (BFloat16ToFloat32 of
-ClickHouse/ch-go, return math.Float32frombits(uint32(v) << 16): A/B
-0.517-0.518 against 0.518-0.519 ns/op, the cost of the b.Loop itself).
-In a b.N loop, which costs a cycle, the same instruction shows (Abs of
-chewxy/math32, one and-not: 0.17 ns/op folded, 0.43 with its input from
-a variable), so there it is reported. A multiplication, division,
-floating-point operation, conversion to or from floating point or
-standard intrinsic such as math.Sqrt is reported even alone. A call
-whose result is only an argument of calls that do not fold (impure or
-dynamic calls, builtins such as append, pure functions with loops) is not
-reported either: it prepares the input of the measured work
-(table.recentMiss(0).Store(uint64(stringCacheAdmissionValue(0))) in
-oschwald/maxminddb-golang, an add before an atomic store; A/B with the
-offset from a package var: 15.8 ns/op either way), also through branches,
-further folding calls (flags.EnableTrySeekUsingNext() in
-cockroachdb/pebble, a constant flag word for the seek that follows) and
-conversions to an interface (at.Equal(2, Add(1, 1)) in vcaesar/tt, an
-assertion helper timed with a constant sum: 74 against 76 ns/op with the
-inputs from package vars).
-Inputs read from package-level variables,
-parameters, table entries or loop variables are not constant and are not
-reported; nor are calls inside function literals.
-
-The suggested fix passes each constant input through a new package-level
-variable, assigned the same expression just before the outermost loop
-(inMix41_0 = 3 before the loop, Mix(inMix41_0, inMix41_1) inside it):
-the benchmark computes what it did, and the compiler cannot know the
-value. There is no fix for a generic or variadic callee, a type the file
-cannot name, or an input that names a variable declared inside the loop.`
+Fix: pass the inputs through package-level variables assigned before the
+loop (the suggested fix does), so that the compiler cannot know them.`
 
 var Analyzer = &analysis.Analyzer{
 	Name:     "constfold",

@@ -99,7 +99,9 @@ func inputFix(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr, calle
 // outerLoopStmt returns the statement before which the inputs of call
 // are assigned: the outermost loop of body that holds call, or the
 // labelled statement around it, when it is a statement of a block; and
-// the indentation of that statement's line.
+// the indentation of that statement's line. For a RunParallel body it is
+// the statement b.RunParallel(...) itself: assigned in the body, the
+// variables would be written by every goroutine at once.
 func outerLoopStmt(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr) (ast.Stmt, string) {
 	// body.Loops lists an enclosing loop before the loops nested in it.
 	var loop ast.Stmt
@@ -112,8 +114,17 @@ func outerLoopStmt(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr) 
 	if loop == nil {
 		return nil, ""
 	}
+	var root ast.Node = body.Body
+	is := func(s ast.Stmt) bool { return s == loop }
+	if body.RunParallel != nil {
+		root = source.File(pass, body.RunParallel.Pos())
+		is = func(s ast.Stmt) bool {
+			es, ok := s.(*ast.ExprStmt)
+			return ok && ast.Unparen(es.X) == body.RunParallel
+		}
+	}
 	var anchor ast.Stmt
-	ast.Inspect(body.Body, func(n ast.Node) bool {
+	ast.Inspect(root, func(n ast.Node) bool {
 		if anchor != nil {
 			return false
 		}
@@ -122,9 +133,9 @@ func outerLoopStmt(pass *analysis.Pass, body *benchfn.Body, call *ast.CallExpr) 
 			return true
 		}
 		for _, s := range block.List {
-			if s == loop {
+			if is(s) {
 				anchor = s
-			} else if l, ok := s.(*ast.LabeledStmt); ok && l.Stmt == loop {
+			} else if l, ok := s.(*ast.LabeledStmt); ok && is(l.Stmt) {
 				anchor = s
 			}
 		}

@@ -21,7 +21,7 @@ import (
 // ends; and the loop must run until Loop returns false, with the timer
 // running (testing reports an error otherwise).
 func loopFix(info *types.Info, body *benchfn.Body, loop benchfn.Loop) []analysis.SuggestedFix {
-	if len(body.Loops) != 1 || !topLevel(body.Body, loop.Stmt) {
+	if loop.Kind != benchfn.Classic || len(body.Loops) != 1 || !topLevel(body.Body, loop.Stmt) {
 		return nil
 	}
 	var header ast.Expr // the expression that reads b.N

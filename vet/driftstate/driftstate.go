@@ -1,6 +1,3 @@
-// Package driftstate defines an Analyzer that finds benchmark loops which
-// change the state they measure, so that later iterations measure
-// something else than the first.
 package driftstate
 
 import (
@@ -12,55 +9,17 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// Doc is the analyzer's documentation; its first line is the summary.
+// Doc is the analyzer's documentation: what it reports and how to fix
+// it. The package documentation gives the reasons and the rule.
 const Doc = `report benchmark loops that drift the state they measure
 
-A benchmark loop repeats one operation; if the operation leaves its input
-changed, the iterations after the first measure another operation.
-Rodriguez-Cancio et al., "Automatic Microbenchmark Generation to Prevent
-Dead Code Elimination and Constant Folding" (2016), §2.4 "Reaching wrong
-stable state", listing 2: sorting a list in every run measures, after the
-first, sorting a sorted list, which §2.3 (table 1) shows to be 2.2 times
-faster (LinkedList) or 2.5 times slower (Vector) than sorting unsorted
-data; §3.5 "Smart Reset" restores such state before every run. Sestoft, "Microbenchmarks in Java
-and C#", §5 gives the same example: "there is little point in measuring
-how long it takes to sort an already-sorted array".
+A loop that sorts its input in place sorts sorted data after the first
+iteration; one that appends to a slice or map it never resets works on a
+bigger structure and heap in every iteration. Later iterations then
+measure another operation than the first.
 
-The analyzer reports, in a timed loop (classic b.N or b.Loop):
-  - an in-place sort (sort.Ints, sort.Strings, sort.Float64s, sort.Sort,
-    sort.Stable, sort.Slice, sort.SliceStable, slices.Sort, slices.SortFunc,
-    slices.SortStableFunc, and functions of the package under test named
-    *sort* that take a slice and return nothing, such as BubbleSort(xs))
-    of a slice variable declared outside the loop
-    that the loop body mentions nowhere else (no copy into it, no
-    assignment, no shuffle, no element write);
-  - xs = append(xs, ...) on a slice variable declared outside the loop
-    that the loop never assigns otherwise (xs = xs[:0], xs = nil,
-    re-make): the slice, and the heap the collector scans, grow with b.N,
-    and the copies of its reallocations land in the timed loop;
-  - m[k] = v (or m[k]++, m[k] += v) on a map variable declared outside the
-    loop, with a key computed from the loop's iteration variable (not
-    under % or &), and no delete(m, ...), clear(m) or assignment to m in
-    the loop: the map grows with b.N.
-
-Not reported: sorts of data the body sorted, or filled in ascending order
-(xs[i] = i, or xs = append(xs, x) in a loop over an ascending counter i
-with x monotone in i: i itself, a conversion of it, or a function call
-whose other arguments are constants, as New(int64(i), 0)), before the
-loop, of sorted constant literals, and of results of a function of the
-package that sorts (makeSortedStrings): sorting sorted data is then what
-the benchmark means; copy-then-sort inside the loop; slices and maps
-pre-sized with b.N (make([]T, 0, b.N), or through n := b.N), where the
-growth is deliberate; loops that are setup rather than timed (followed by
-b.ResetTimer, or run with the timer stopped); appends to a slice of
-pointer-free elements (numbers, booleans, arrays and structs of them)
-declared in the function that holds the loop, which starts empty in every
-run and grows by amortized copies that the collector never scans, so its
-ns/op does not move with b.N (a slice captured from an enclosing function
-or declared at package level keeps growing across the framework's runs and
-is reported); appends in loops that contain a loop of their own or read
-the clock or memory statistics (a heavy operation recording its own
-measurements); keys that cycle (i % n); and uses in function literals.`
+Fix: restore the state in every iteration: sort a copy (copy(work, xs)),
+reset what grows (xs = xs[:0]).`
 
 // CategorySorted is the category of the findings about data sorted in
 // place in every iteration, which make later iterations cheaper, not

@@ -21,12 +21,11 @@
 //	        type: module
 //	        description: benchmark mistakes that make results lie
 //	        settings:
-//	          only: [deadresult, timedsetup]   # optional; all by default
+//	          only: [deadresult, bnsize]   # optional; all by default
 package golangci
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/golangci/plugin-module-register/register"
 	"github.com/mbench/mbench/vet"
@@ -56,11 +55,11 @@ func New(conf any) (register.LinterPlugin, error) {
 	if len(s.Only) > 0 {
 		p.analyzers = nil
 		for _, name := range s.Only {
-			i := slices.IndexFunc(vet.All, func(a *analysis.Analyzer) bool { return a.Name == name })
-			if i < 0 {
+			a := vet.Lookup(name)
+			if a == nil {
 				return nil, fmt.Errorf("mbench: unknown analyzer %q in settings.only", name)
 			}
-			p.analyzers = append(p.analyzers, vet.All[i])
+			p.analyzers = append(p.analyzers, a)
 		}
 	}
 	return p, nil

@@ -1,5 +1,3 @@
-// Package stoptimer defines an Analyzer that finds b.StopTimer and
-// b.StartTimer called on every iteration of a benchmark loop.
 package stoptimer
 
 import (
@@ -11,48 +9,16 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// Doc is the analyzer's documentation; its first line is the summary.
-const Doc = `report b.StopTimer and b.StartTimer called on every loop iteration
+// Doc is the analyzer's documentation: what it reports and how to fix
+// it. The package documentation gives the reasons and the rule.
+const Doc = `report b.StopTimer and b.StartTimer in every loop iteration
 
-Pausing the timer around per-iteration preparation looks free but is not.
-In src/testing/benchmark.go, B.StopTimer reads the clock and then calls
-runtime.ReadMemStats, and B.StartTimer calls runtime.ReadMemStats and then
-reads the clock; ReadMemStats stops the world and flushes every P's
-allocation cache (runtime/mstats.go: stopTheWorld, readmemstats_m). The
-clock reads and the return paths fall inside the timed interval, at the
-resolution of the clock, and the flushed caches slow the operation's next
-allocations, so for short operations the timer calls dominate what is
-measured (Sestoft, "Microbenchmarks in Java and C#": §3.1 on timer
-resolution, and §5: with the timer suspended around setup, "the
-benchmark will mostly measure the amount of time it takes to suspend and
-resume the timer" unless an operation takes at least about 100 ns).
-Untimed, the stop-the-world work still runs b.N times: golang/go#27217
-("testing: tiny benchmarks with StopTimer run forever") and golang/go#20875
-(almost half of package sort's benchmark time in ReadMemStats) show the
-cost.
+Each call reads the clock and stops the world to read memory statistics,
+which costs more than a short operation: the timer calls then dominate
+what is measured. In a pb.Next loop they stop the timer of all goroutines.
 
-The analyzer reports the first b.StopTimer() of a timed loop (classic b.N
-or b.Loop) whose body calls both b.StopTimer() and b.StartTimer() as
-unconditional statements of the loop body, when the timed statements are
-provably short: the overhead matters only for short operations, so the
-analyzer requires every call they make to be short, transitively: a
-function with no loop, no goroutine or channel operation, no recursion,
-no call through an interface or function value, and no builtin that
-copies or clears data (copy, clear, append(x, y...), make of a variable
-size). Whether a function is short is recorded as a fact, so functions of
-imported packages are judged from their code too.
-
-Not reported: timer calls under a condition (if i%batch == 0 { ... }),
-which amortise the cost over a batch; loops whose timed part contains a
-loop of its own (the recommended fix: prepare a batch of inputs untimed,
-then time a loop over the batch) or calls anything not provably short
-(sorting, graph algorithms, runtime.GC, I/O, interface methods); timed
-parts that call a function with an error result or pass a slice, array
-or map to a call (the operation consumes a data set); untimed parts that
-loop, copy or call a function with an error result (they rebuild a data
-set, or parse or read one, for an operation that is rarely short); a lone
-b.StartTimer in the loop, which is a no-op while the timer runs; timer
-calls in function literals; and timer calls outside the timed loop.`
+Fix: prepare the inputs of all iterations before the loop (or of a batch
+of them, untimed) and time a loop over them without timer calls.`
 
 // Analyzer reports b.StopTimer/b.StartTimer pairs inside a timed loop.
 var Analyzer = &analysis.Analyzer{
@@ -63,18 +29,43 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{new(isShort)},
 }
 
-const message = "b.StopTimer/b.StartTimer inside the loop cost more than short operations: prepare inputs before the loop, or in batches"
+const (
+	message         = "b.StopTimer/b.StartTimer inside the loop cost more than short operations: prepare inputs before the loop, or in batches"
+	parallelMessage = "b.StopTimer/b.StartTimer in a pb.Next loop stop and start the one timer of all goroutines: prepare inputs before b.RunParallel"
+)
 
 func run(pass *analysis.Pass) (any, error) {
 	short := findShort(pass)
 	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
 		for _, l := range body.Loops {
+			if l.Kind == benchfn.Parallel {
+				if call := timerCall(pass.TypesInfo, body.B, l.Body); call != nil {
+					pass.ReportRangef(call, "%s", parallelMessage)
+				}
+				continue
+			}
 			if stop := check(pass.TypesInfo, short, body.B, l.Body); stop != nil {
 				pass.ReportRangef(stop, "%s", message)
 			}
 		}
 	}
 	return nil, nil
+}
+
+// timerCall returns the first call of b.StopTimer or b.StartTimer in
+// loop, outside function literals, or nil. In a pb.Next loop every such
+// call is a mistake: the testing package keeps one timer for all the
+// goroutines of RunParallel, and its documentation says not to call them
+// there.
+func timerCall(info *types.Info, b *types.Var, loop *ast.BlockStmt) *ast.CallExpr {
+	var found *ast.CallExpr
+	anyCall(loop, func(call *ast.CallExpr) bool {
+		if benchfn.IsMethodOf(info, call, b, "StopTimer") || benchfn.IsMethodOf(info, call, b, "StartTimer") {
+			found = call
+		}
+		return found != nil
+	})
+	return found
 }
 
 // check returns the first unconditional b.StopTimer() call of loop if the
@@ -141,7 +132,7 @@ func check(info *types.Info, short *shortFuncs, b *types.Var, loop *ast.BlockStm
 
 // anyCall reports whether pred holds for a call in s, outside function
 // literals (whose bodies run only when called).
-func anyCall(s ast.Stmt, pred func(*ast.CallExpr) bool) bool {
+func anyCall(s ast.Node, pred func(*ast.CallExpr) bool) bool {
 	found := false
 	ast.Inspect(s, func(n ast.Node) bool {
 		switch n := n.(type) {

@@ -1,9 +1,10 @@
 // Package benchfn finds benchmark bodies and their timed loops, for the
 // analyzers of mbench vet. Everything is resolved through type information:
 // a benchmark body is any function whose parameter is a *testing.B (top-level
-// BenchmarkX functions and the closures passed to b.Run alike), and the loops
-// are recognised by the objects they use (the field testing.B.N, the method
-// (*testing.B).Loop), never by names.
+// BenchmarkX functions and the closures passed to b.Run alike) or a function
+// literal passed to b.RunParallel, and the loops are recognised by the
+// objects they use (the field testing.B.N, the methods (*testing.B).Loop
+// and (*testing.PB).Next), never by names.
 package benchfn
 
 import (
@@ -15,13 +16,19 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// A Body is a function that receives a *testing.B.
+// A Body is a function that receives a *testing.B, or the function
+// literal passed to b.RunParallel.
 type Body struct {
 	// Node is the *ast.FuncDecl or *ast.FuncLit.
 	Node ast.Node
 	Body *ast.BlockStmt
-	// B is the *testing.B parameter.
+	// B is the *testing.B parameter; of a RunParallel body, the
+	// *testing.B whose RunParallel method runs it.
 	B *types.Var
+	// PB is the *testing.PB parameter of a RunParallel body, and
+	// RunParallel the call that runs it; both are nil for other bodies.
+	PB          *types.Var
+	RunParallel *ast.CallExpr
 	// Loops are the timed loops directly in this body (not in nested
 	// function literals, which are bodies of their own), in source
 	// order, so a loop comes before the loops nested in it. Setup loops
@@ -29,11 +36,11 @@ type Body struct {
 	Loops []Loop
 }
 
-// A LoopKind tells the two forms of a benchmark loop apart. They differ in
+// A LoopKind tells the forms of a benchmark loop apart. They differ in
 // what the compiler may do: since Go 1.24, b.Loop keeps the results of calls
 // in its body alive (no dead-code elimination), while a classic b.N loop
-// does not; neither stops constant folding of arguments known at compile
-// time.
+// and a pb.Next loop do not; none stops constant folding of arguments
+// known at compile time.
 type LoopKind int
 
 const (
@@ -42,11 +49,17 @@ const (
 	Classic LoopKind = iota
 	// BLoop is `for b.Loop()`.
 	BLoop
+	// Parallel is `for pb.Next()` in a RunParallel body: every goroutine
+	// runs it, and together they run b.N iterations.
+	Parallel
 )
 
 func (k LoopKind) String() string {
-	if k == BLoop {
+	switch k {
+	case BLoop:
 		return "b.Loop"
+	case Parallel:
+		return "pb.Next"
 	}
 	return "b.N"
 }
@@ -60,7 +73,14 @@ type Loop struct {
 }
 
 // IsTestingB reports whether t is *testing.B.
-func IsTestingB(t types.Type) bool {
+func IsTestingB(t types.Type) bool { return isTestingPtr(t, "B") }
+
+// IsTestingPB reports whether t is *testing.PB.
+func IsTestingPB(t types.Type) bool { return isTestingPtr(t, "PB") }
+
+// isTestingPtr reports whether t is a pointer to the type name of package
+// testing.
+func isTestingPtr(t types.Type, name string) bool {
 	p, ok := t.(*types.Pointer)
 	if !ok {
 		return false
@@ -70,7 +90,7 @@ func IsTestingB(t types.Type) bool {
 		return false
 	}
 	obj := n.Obj()
-	return obj.Pkg() != nil && obj.Pkg().Path() == "testing" && obj.Name() == "B"
+	return obj.Pkg() != nil && obj.Pkg().Path() == "testing" && obj.Name() == name
 }
 
 // Find returns the benchmark bodies in files, in source order.
@@ -78,6 +98,12 @@ func Find(info *types.Info, files []*ast.File) []*Body {
 	var bodies []*Body
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if body := parallelBody(info, call); body != nil {
+					bodies = append(bodies, body)
+				}
+				return true
+			}
 			var ftype *ast.FuncType
 			var block *ast.BlockStmt
 			switch fn := n.(type) {
@@ -88,15 +114,12 @@ func Find(info *types.Info, files []*ast.File) []*Body {
 			default:
 				return true
 			}
-			if block == nil || ftype.Params == nil || len(ftype.Params.List) != 1 || len(ftype.Params.List[0].Names) != 1 {
-				return true
-			}
-			param, ok := info.Defs[ftype.Params.List[0].Names[0]].(*types.Var)
-			if !ok || !IsTestingB(param.Type()) {
+			param := onlyParam(info, ftype)
+			if block == nil || param == nil || !IsTestingB(param.Type()) {
 				return true
 			}
 			body := &Body{Node: n, Body: block, B: param}
-			body.Loops = loops(info, block, param)
+			body.Loops = loops(info, block, param, nil)
 			bodies = append(bodies, body)
 			return true
 		})
@@ -104,9 +127,48 @@ func Find(info *types.Info, files []*ast.File) []*Body {
 	return bodies
 }
 
-// loops returns the timed loops of block that use b, without descending
-// into function literals.
-func loops(info *types.Info, block *ast.BlockStmt, b *types.Var) []Loop {
+// onlyParam returns the parameter of a function type with one named
+// parameter, or nil.
+func onlyParam(info *types.Info, ftype *ast.FuncType) *types.Var {
+	if ftype.Params == nil || len(ftype.Params.List) != 1 || len(ftype.Params.List[0].Names) != 1 {
+		return nil
+	}
+	param, _ := info.Defs[ftype.Params.List[0].Names[0]].(*types.Var)
+	return param
+}
+
+// parallelBody returns the body of call if it is b.RunParallel(func(pb
+// *testing.PB) { ... }) on a *testing.B variable b; otherwise nil.
+func parallelBody(info *types.Info, call *ast.CallExpr) *Body {
+	if len(call.Args) != 1 {
+		return nil
+	}
+	lit, ok := ast.Unparen(call.Args[0]).(*ast.FuncLit)
+	if !ok {
+		return nil
+	}
+	pb := onlyParam(info, lit.Type)
+	if pb == nil || !IsTestingPB(pb.Type()) {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	b, ok := info.Uses[id].(*types.Var)
+	if !ok || !IsTestingB(b.Type()) || !IsMethodOf(info, call, b, "RunParallel") {
+		return nil
+	}
+	return &Body{Node: lit, Body: lit.Body, B: b, PB: pb, RunParallel: call, Loops: loops(info, lit.Body, b, pb)}
+}
+
+// loops returns the timed loops of block that use b (or pb, for a
+// RunParallel body), without descending into function literals.
+func loops(info *types.Info, block *ast.BlockStmt, b, pb *types.Var) []Loop {
 	var out []Loop
 	setup := setupLoops(info, block, b)
 	ast.Inspect(block, func(n ast.Node) bool {
@@ -120,7 +182,9 @@ func loops(info *types.Info, block *ast.BlockStmt, b *types.Var) []Loop {
 			if s.Cond == nil {
 				return true
 			}
-			if IsLoopCall(info, s.Cond, b) {
+			if pb != nil && IsNextCall(info, s.Cond, pb) {
+				out = append(out, Loop{Kind: Parallel, Stmt: s, Body: s.Body})
+			} else if IsLoopCall(info, s.Cond, b) {
 				out = append(out, Loop{Kind: BLoop, Stmt: s, Body: s.Body})
 			} else if ReadsN(info, s.Cond, b) || (s.Init != nil && ReadsN(info, s.Init, b)) {
 				// i < b.N, and also i := b.N; i > 0; i--.
@@ -223,15 +287,27 @@ func IsLoopCall(info *types.Info, e ast.Expr, b *types.Var) bool {
 	return IsMethodOf(info, call, b, "Loop")
 }
 
+// IsNextCall reports whether e is a call of pb.Next().
+func IsNextCall(info *types.Info, e ast.Expr, pb *types.Var) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && isMethod(info, call, pb, IsTestingPB, "Next")
+}
+
 // IsMethodOf reports whether call calls the method name of *testing.B on
 // the variable b.
 func IsMethodOf(info *types.Info, call *ast.CallExpr, b *types.Var, name string) bool {
+	return isMethod(info, call, b, IsTestingB, name)
+}
+
+// isMethod reports whether call calls the method name, of a receiver type
+// for which recvType holds, on the variable v.
+func isMethod(info *types.Info, call *ast.CallExpr, v *types.Var, recvType func(types.Type) bool, name string) bool {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
 	if !ok || fn.Name() != name {
 		return false
 	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || !IsTestingB(sig.Recv().Type()) {
+	if !ok || sig.Recv() == nil || !recvType(sig.Recv().Type()) {
 		return false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -239,7 +315,7 @@ func IsMethodOf(info *types.Info, call *ast.CallExpr, b *types.Var, name string)
 		return false
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	return ok && info.Uses[id] == b
+	return ok && info.Uses[id] == v
 }
 
 // IsN reports whether e is the selector b.N.

@@ -80,6 +80,23 @@ func BenchmarkSetup(b *testing.B) {
 		b.StopTimer()
 	}
 }
+
+// A RunParallel body is a body of its own, whose timed loop is pb.Next;
+// another PB's Next and a body passed by name do not count.
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+		}
+		var other testing.PB
+		for other.Next() {
+		}
+	})
+	body := func(pb *testing.PB) {
+		for pb.Next() {
+		}
+	}
+	b.RunParallel(body)
+}
 `
 
 func TestFind(t *testing.T) {
@@ -112,9 +129,16 @@ func TestFind(t *testing.T) {
 		{21, []LoopKind{Classic}},                   // the b.Run closure is a body of its own
 		{35, nil},                                   // BenchmarkOther: x is not the *testing.B
 		{51, []LoopKind{Classic, Classic, Classic}}, // BenchmarkSetup: the timed loops only
+		{75, nil},                  // BenchmarkParallel
+		{76, []LoopKind{Parallel}}, // its RunParallel body
 	}
 	if len(gots) != len(want) {
 		t.Fatalf("found %d bodies %+v, want %d", len(gots), gots, len(want))
+	}
+	for _, b := range bodies {
+		if parallel := b.PB != nil; parallel != (b.RunParallel != nil) || parallel && (b.B == nil || b.B.Name() != "b") {
+			t.Errorf("body at line %d: B %v, PB %v, RunParallel %v", fset.Position(b.Node.Pos()).Line, b.B, b.PB, b.RunParallel)
+		}
 	}
 	for i := range want {
 		if gots[i].line != want[i].line || len(gots[i].kinds) != len(want[i].kinds) {

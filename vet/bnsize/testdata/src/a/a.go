@@ -328,3 +328,33 @@ func BenchmarkPrinted(b *testing.B) {
 		sink += i
 	}
 }
+
+// Under RunParallel, each goroutine's body is checked like a benchmark's:
+// outside its pb.Next loop, b.N there sizes the work of every goroutine.
+func BenchmarkParallelSize(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		Fib(b.N) // want `b.N used as a problem size`
+		s := 0
+		for pb.Next() {
+			s += Lookup(s)
+		}
+		if s < 0 {
+			b.Error(s)
+		}
+	})
+}
+
+// An input per goroutine, consumed by its pb.Next loop: not a size.
+func BenchmarkParallelInputs(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		keys := make([]int, b.N)
+		i, s := 0, 0
+		for pb.Next() {
+			s += Lookup(keys[i%len(keys)])
+			i++
+		}
+		if s < 0 {
+			b.Error(s)
+		}
+	})
+}

@@ -55,6 +55,21 @@ func BenchmarkOneInstructionClassic(b *testing.B) {
 	}
 }
 
+// Under RunParallel, a pb.Next loop is checked like a b.N loop: one
+// integer instruction shows beside pb.Next's own cost (about 1.2 ns/op).
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			s += Mix(1, 2) // want `all arguments of c.Mix are constants`
+			s += Add(3, 4) // want `all arguments of c.Add are constants`
+		}
+		if s < 0 {
+			b.Error(s)
+		}
+	})
+}
+
 // Nothing below may be reported.
 
 var f32sink float32
@@ -214,4 +229,17 @@ func BenchmarkNoComputation(b *testing.B) {
 		sink = First(1, 2)
 	}
 	sink += int(count)
+}
+
+// Inputs from a package-level variable under RunParallel.
+func BenchmarkParallelVariable(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			s += Mix(n, 2)
+		}
+		if s < 0 {
+			b.Error(s)
+		}
+	})
 }

@@ -52,6 +52,19 @@ outer:
 	}
 }
 
+// Under RunParallel, the inputs are assigned once, before b.RunParallel.
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			s += Mix(4, 5) // want `all arguments of fix.Mix are constants`
+		}
+		if s < 0 {
+			b.Error(s)
+		}
+	})
+}
+
 // No fix below: the golden file leaves these loops as they are.
 
 // The constant is declared inside the loop.

@@ -2,6 +2,7 @@ package a
 
 import (
 	"math"
+	"sync/atomic"
 	"testing"
 )
 
@@ -315,4 +316,26 @@ func BenchmarkTrivialConstructor(b *testing.B) {
 	for range b.N {
 		_ = NewPresorted(items...)
 	}
+}
+
+// Under RunParallel, pb.Next loops are checked like b.N loops.
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		x := 3
+		for pb.Next() {
+			Add(x, 1) // want `^result of a.Add is never used: the compiler may remove the call in a pb.Next loop; use it \(e.g. sum it into a variable declared before the loop, and use that after the loop\)$`
+		}
+	})
+}
+
+var psink atomic.Int64
+
+func BenchmarkParallelUsed(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			s += Add(s, 1)
+		}
+		psink.Add(int64(s))
+	})
 }

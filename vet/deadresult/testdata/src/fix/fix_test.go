@@ -129,3 +129,13 @@ func benchAdd[T ~int | ~float64](b *testing.B) {
 }
 
 func BenchmarkAddHelper(b *testing.B) { benchAdd[int](b) }
+
+// A pb.Next loop gets no fix: every goroutine would store into the sink.
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		x := 3
+		for pb.Next() {
+			Twice(x) // want `result of fix.Twice is never used`
+		}
+	})
+}

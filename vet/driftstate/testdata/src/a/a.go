@@ -481,3 +481,38 @@ func BenchmarkAppendStoppedLoop(b *testing.B) {
 		sink += inputs[i][0]
 	}
 }
+
+// Under RunParallel, each goroutine's pb.Next loop is checked like a b.N
+// loop: its own slice, sorted in every iteration, is sorted data after
+// the first.
+func BenchmarkParallelSort(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		xs := random(100)
+		for pb.Next() {
+			sort.Ints(xs) // want `xs is sorted in place in every iteration`
+		}
+	})
+}
+
+// A slice of all goroutines that grows without bound.
+func BenchmarkParallelGrowth(b *testing.B) {
+	var names []string
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			names = append(names, "x") // want `names grows in every iteration`
+		}
+	})
+	sink = len(names)
+}
+
+// Copied before sorting, in each goroutine's loop: nothing drifts.
+func BenchmarkParallelCopySort(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		xs := random(100)
+		work := make([]int, len(xs))
+		for pb.Next() {
+			copy(work, xs)
+			sort.Ints(work)
+		}
+	})
+}

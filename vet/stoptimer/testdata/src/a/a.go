@@ -268,3 +268,39 @@ func BenchmarkTimedInterface(b *testing.B) {
 		sink += o.Do(x)
 	}
 }
+
+// In a pb.Next loop the timer calls are reported whatever the operation
+// costs: they stop the one timer that all goroutines share.
+func BenchmarkParallelTimer(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			b.StopTimer() // want `b.StopTimer/b.StartTimer in a pb.Next loop stop and start the one timer of all goroutines: prepare inputs before b.RunParallel`
+			xs := []int{3, 1, 2}
+			b.StartTimer()
+			sort.Ints(xs)
+			s += xs[0]
+		}
+		if s < 0 {
+			b.Error(s)
+		}
+	})
+}
+
+// Setup untimed before b.RunParallel, and a pb.Next loop without timer
+// calls: nothing to report.
+func BenchmarkParallelSetup(b *testing.B) {
+	b.StopTimer()
+	q := NewQueue()
+	q.Push(1)
+	b.StartTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			s += op(s)
+		}
+		if s < 0 {
+			b.Error(s)
+		}
+	})
+}
