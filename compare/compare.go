@@ -452,7 +452,7 @@ const (
 // two runs leaves: nearly every benchmark moves the same way by a similar
 // amount. On a shared VM we saw two consecutive runs of the same binary
 // differ by 5.6% in geometric mean, every benchmark by 2-10%
-// (docs/EVALUATION.md). The data cannot tell such a shift from a change that
+// (docs/eval/run.md). The data cannot tell such a shift from a change that
 // slows everything, so this only warns; verdicts stand. The two halves of a
 // duet ran at the same time, so a shift of the machine hits both and
 // cancels in the paired ratios: Compare does not ask for this warning then,

@@ -38,7 +38,7 @@ type Options struct {
 	// least that many processes, s·i (at most the full run's): the
 	// authors' code counts s·i ≥ 3 rather than the paper's s·i·d ≥ 3. A
 	// configuration measured in one process cannot see how results vary
-	// between processes, and in Go they do (see docs/EVALUATION.md).
+	// between processes, and in Go they do (see docs/eval/run.md).
 	MinForks int
 	// Workers is the number of benchmarks optimised in parallel; 0 means
 	// GOMAXPROCS.

@@ -55,7 +55,7 @@
 // -wi-max", which could not help. Only a fork that reaches wi_max with its
 // window still trending warns now; Report.WarmupTrend records it.
 //
-// The evidence: in go-toml (docs/EVALUATION.md) no warm-up effect lasts
+// The evidence: in go-toml (docs/eval/run.md) no warm-up effect lasts
 // beyond a fork's first iteration (iteration 0 at a median 1.006 of the
 // steady state, 1–11 at 0.995–1.001; 71 forks), so mbench run's -wi-min 1
 // discards that one, and a slope needs 3 values, so with -wi-min below 3

@@ -12,7 +12,7 @@ func TestLookup(t *testing.T) {
 	if len(Analyzers) != 5 {
 		t.Errorf("%d analyzers, want 5", len(Analyzers))
 	}
-	for _, name := range []string{"nope", "timedsetup", "cachehot", ""} {
+	for _, name := range []string{"nope", "timedsetup", ""} {
 		if Lookup(name) != nil {
 			t.Errorf("Lookup(%q) found an analyzer", name)
 		}

@@ -17,8 +17,8 @@ import (
 // Thresholds of the size check: a benchmark whose ns/op grows by at least
 // growRatio when b.N grows by up to sizeFactor confirms a finding that says the
 // work per op grows with b.N; one that changes by at most flatRatio
-// either way refutes it. The hand checks of docs/vet-tenth.md and
-// vet-eleventh.md used the same rule on b.N from 10^3 to 10^6.
+// either way refutes it. The hand checks behind docs/eval/vet.md used the
+// same rule on b.N from 10^3 to 10^6.
 const (
 	sizeFactor = 1000
 	growRatio  = 2.0
@@ -58,8 +58,8 @@ func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) er
 		minN = min(minN, r.n)
 	}
 	// Start at no more than 1,000: a working set that outgrows a cache
-	// often does so between 10^3 and 10^5 (goleveldb's reads in
-	// docs/vet-tenth.md), which a start near the calibrated count misses.
+	// often does so between 10^3 and 10^5 (goleveldb's reads, in
+	// docs/eval/vet.md), which a start near the calibrated count misses.
 	small := max(1, min(minN/10, 1000))
 	times := map[int]map[string][]float64{}
 	slowest := map[int]float64{}

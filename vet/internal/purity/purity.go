@@ -108,7 +108,7 @@ type Summary struct {
 	// true; ... }). When its result is dead only the constants go: the
 	// compiler does not merge the branches of such a search, so every
 	// length and content comparison stays in the loop. Measured with go
-	// 1.26 (scripts/vet-switch-asm.sh): string switches of two and three
+	// 1.26 (eval/vet/switch-asm.sh): string switches of two and three
 	// cases and an integer switch of four keep their comparisons; an
 	// integer switch of three cases, if-chains of up to eight integer
 	// comparisons and a single string comparison are deleted whole.
@@ -308,7 +308,7 @@ type decl struct {
 // that the gc compiler lowers to a binary search over its constant cases
 // and does not collapse when the result is dead: one on a string with at
 // least two constant case values, or on an integer with at least four.
-// The thresholds are measured (scripts/vet-switch-asm.sh), not derived
+// The thresholds are measured (eval/vet/switch-asm.sh), not derived
 // from the compiler's source.
 func searchSwitch(fd *ast.FuncDecl, info *types.Info) bool {
 	found := false
