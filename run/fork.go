@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/internal/proc"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/sys/unix"
 )
@@ -81,14 +81,11 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, spec.Binary.Path, spec.Args()...)
+	cmd := proc.Command(ctx, spec.Binary.Path, spec.Args()...)
 	cmd.Dir = spec.Binary.Dir
 	if len(spec.Env) > 0 {
 		cmd.Env = append(os.Environ(), spec.Env...)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = 5 * time.Second
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := StartPinned(cmd, spec.CPUs); err != nil {
@@ -98,6 +95,8 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		waitErr = cmd.Wait()
+		// A process the benchmark started must not outlive the fork.
+		proc.Kill(cmd)
 		pw.Close()
 	})
 
@@ -107,7 +106,7 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 			if onResult(m) {
 				return true
 			}
-			killGroup(cmd)
+			proc.Kill(cmd)
 			return false
 		})
 	io.Copy(io.Discard, pr)
@@ -168,15 +167,6 @@ func scanResults(r io.Reader, name, pkg string, onResult func(m *bench.Measureme
 		}
 	}
 	return false, results, bad
-}
-
-// killGroup kills the process group of cmd: the test binary and anything
-// it started.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 // StartPinned starts cmd with its CPU affinity set to cpus. A child
