@@ -392,6 +392,25 @@ func TestSuiteVersions(t *testing.T) {
 	}
 }
 
+// TestDiscoverLongLine discovers the benchmarks of a binary one of which
+// logs a 200 KB line: none may be lost after it.
+func TestDiscoverLongLine(t *testing.T) {
+	bin := fixture(t)
+	t.Setenv("FIXTURE_TROUBLE", "longlog")
+	targets, err := Discover(context.Background(), bin, ".", nil, nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tg := range targets {
+		names = append(names, tg.Key.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"CPUs", "Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}; !slices.Equal(names, want) {
+		t.Errorf("discovered %v, want %v", names, want)
+	}
+}
+
 // TestForkGrandchild runs a fork whose benchmark leaves a process running:
 // it must not outlive the fork.
 func TestForkGrandchild(t *testing.T) {
