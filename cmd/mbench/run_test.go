@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,6 +33,16 @@ func fixtureDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// procsSuffix is the -N suffix of the benchmark names the fixture prints:
+// its GOMAXPROCS, which it inherits from the environment (GOMAXPROCS, CPU
+// affinity) as this test does, and none at 1.
+func procsSuffix() string {
+	if n := runtime.GOMAXPROCS(0); n > 1 {
+		return "-" + strconv.Itoa(n)
+	}
+	return ""
 }
 
 // storedCount returns the measurements of the newest run in db and its status.
@@ -104,7 +116,7 @@ func TestRunKilled(t *testing.T) {
 				if !strings.Contains(stderr.String(), "interrupted; every finished iteration is kept") {
 					t.Errorf("stderr does not say the run was interrupted:\n%s", &stderr)
 				}
-				if !strings.Contains(stdout.String(), "Sum-2") {
+				if !strings.Contains(stdout.String(), "\nSum"+procsSuffix()+" ") {
 					t.Errorf("no partial summary on stdout:\n%s", &stdout)
 				}
 			}
@@ -127,7 +139,8 @@ func TestRunFixture(t *testing.T) {
 	if err != nil {
 		t.Fatalf("mbench run: %v\n%s", err, out)
 	}
-	for _, want := range []string{"os: linux", "cpu:", "go: go1", "Join/n=10-2", "Join/n=100-2", "Sum-2", "99% CI", "criterion checks took"} {
+	sfx := procsSuffix()
+	for _, want := range []string{"os: linux", "cpu:", "go: go1", "\nJoin/n=10" + sfx + " ", "\nJoin/n=100" + sfx + " ", "\nSum" + sfx + " ", "99% CI", "criterion checks took"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
