@@ -63,7 +63,7 @@ func TestParseCPUList(t *testing.T) {
 	if err != nil || !slices.Equal(got, []int{0, 1, 2, 5}) {
 		t.Errorf("ParseCPUList(0-2,5) = %v, %v", got, err)
 	}
-	for _, bad := range []string{"", "a", "3-1", "-1", "1-x"} {
+	for _, bad := range []string{"", "a", "3-1", "-1", "1-x", "0-99999999", "1024"} {
 		if _, err := ParseCPUList(bad); err == nil {
 			t.Errorf("ParseCPUList(%q) succeeded", bad)
 		}
