@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/mbench/mbench/internal/probe"
+	"github.com/mbench/mbench/internal/proc"
 	"github.com/mbench/mbench/run"
 )
 
@@ -64,7 +64,7 @@ func Build(ctx context.Context, opts run.BuildOptions, patterns []string) ([]run
 // goEnvGOROOT returns the GOROOT of the go command that builds in dir,
 // which a toolchain line in go.mod may make another than this program's.
 func goEnvGOROOT(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT")
+	cmd := proc.Command(ctx, "go", "env", "GOROOT")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

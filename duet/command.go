@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mbench/mbench/internal/proc"
 	"github.com/mbench/mbench/run"
 )
 
@@ -158,11 +158,10 @@ func runCommand(ctx context.Context, spec *CommandSpec, argv []string, cpu int) 
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
 		defer cancel()
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := proc.Command(ctx, argv[0], argv[1:]...)
 	cmd.Dir = spec.Dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	res := commandResult{start: time.Now()}
 	if err := run.StartPinned(cmd, []int{cpu}); err != nil {
 		res.err = err

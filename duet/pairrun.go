@@ -16,6 +16,7 @@ import (
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/internal/probe"
+	"github.com/mbench/mbench/internal/proc"
 	"github.com/mbench/mbench/run"
 	"golang.org/x/sys/unix"
 )
@@ -87,13 +88,11 @@ func (d *duetRun) start() error {
 		}
 		s := &sideProc{out: &outputTail{max: outputLines}, skipped: make(map[string]bool)}
 		fs := d.spec.forkSpec(*side)
-		cmd := exec.Command(side.Binary.Path, fs.Args()...)
+		cmd := proc.Command(context.Background(), side.Binary.Path, fs.Args()...)
 		cmd.Dir = side.Binary.Dir
 		cmd.Env = append(append(os.Environ(), side.Env...), probe.Env(3, 4, !d.spec.NoFiller))
 		cmd.ExtraFiles = []*os.File{peers[i], rw}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Stdout, cmd.Stderr = s.out, s.out
-		cmd.WaitDelay = 5 * time.Second
 		s.cmd = cmd
 		s.out.onFail = func(line string) { d.events <- sideEvent{side: i, fail: line} }
 		err = run.StartPinned(cmd, []int{side.CPU})

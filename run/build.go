@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mbench/mbench/internal/proc"
 )
 
 // A Binary is a test binary and the directory it runs in (its package's
@@ -266,7 +268,7 @@ func goList(ctx context.Context, opts BuildOptions, patterns []string, deps bool
 // goCmd runs the go command in dir and returns its stdout; a failure
 // returns its stderr as the error.
 func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := proc.Command(ctx, "go", args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

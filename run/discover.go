@@ -132,7 +132,7 @@ func scaleN(m *bench.Measurement, iter time.Duration) int {
 }
 
 // ParseCPUList parses a list such as "0-3,6" (for -cpuset) or "1,2,4" (for
-// -cpu) into numbers.
+// -cpu) into numbers, each below maxCPUs.
 func ParseCPUList(s string) ([]int, error) {
 	var out []int
 	for _, part := range strings.Split(s, ",") {
@@ -150,6 +150,11 @@ func ParseCPUList(s string) ([]int, error) {
 			if b, err = strconv.Atoi(hi); err != nil || b < a {
 				return nil, fmt.Errorf("%q is not a range like 0-3", part)
 			}
+		}
+		if b >= maxCPUs {
+			// Checked before the range is listed: "0-99999999" must not
+			// allocate a hundred million numbers.
+			return nil, fmt.Errorf("%q: CPU numbers go up to %d", part, maxCPUs-1)
 		}
 		for i := a; i <= b; i++ {
 			out = append(out, i)

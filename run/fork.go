@@ -1,6 +1,8 @@
 package run
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,10 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/internal/proc"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/sys/unix"
 )
@@ -81,14 +83,11 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, spec.Binary.Path, spec.Args()...)
+	cmd := proc.Command(ctx, spec.Binary.Path, spec.Args()...)
 	cmd.Dir = spec.Binary.Dir
 	if len(spec.Env) > 0 {
 		cmd.Env = append(os.Environ(), spec.Env...)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = 5 * time.Second
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := StartPinned(cmd, spec.CPUs); err != nil {
@@ -98,16 +97,18 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		waitErr = cmd.Wait()
+		// A process the benchmark started must not outlive the fork.
+		proc.Kill(cmd)
 		pw.Close()
 	})
 
 	tail := &tailWriter{max: tailLines}
-	stopped, results, failures := scanResults(io.TeeReader(pr, tail), spec.Binary.Path, spec.Binary.Package,
+	stopped, results, failures, scanErr := scanResults(io.TeeReader(pr, tail), spec.Binary.Path, spec.Binary.Package,
 		func(m *bench.Measurement) bool {
 			if onResult(m) {
 				return true
 			}
-			killGroup(cmd)
+			proc.Kill(cmd)
 			return false
 		})
 	io.Copy(io.Discard, pr)
@@ -122,6 +123,10 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 		return ctx.Err()
 	case waitErr != nil:
 		return &ForkError{Spec: &spec, Err: waitErr, Output: tail.String()}
+	case scanErr != nil:
+		// The results after the error are lost: fail the fork, naming
+		// what it ran, rather than report fewer than it printed.
+		return &ForkError{Spec: &spec, Err: fmt.Errorf("reading the output: %v", scanErr), Output: tail.String()}
 	case results == 0:
 		msg := "printed no result"
 		if strings.Contains(tail.String(), "--- SKIP") {
@@ -136,12 +141,14 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 
 // scanResults reads a test binary's output from r and calls onResult with
 // each result line as a measurement without coordinates, timed from the
-// previous line's arrival to its own. It stops at the end of r or when
-// onResult returns false (stopped). Lines that look like results but do not
-// parse are returned in bad; other output is ignored. pkg fills in the
-// package of results printed without a "pkg:" line.
-func scanResults(r io.Reader, name, pkg string, onResult func(m *bench.Measurement) bool) (stopped bool, results int, bad []string) {
-	reader := benchfmt.NewReader(r, name)
+// previous line's arrival to its own. It stops at the end of r, at an error
+// reading r (returned in err), or when onResult returns false (stopped).
+// Lines that look like results but do not parse are returned in bad; other
+// output is ignored, however long its lines. pkg fills in the package of
+// results printed without a "pkg:" line.
+func scanResults(r io.Reader, name, pkg string, onResult func(m *bench.Measurement) bool) (stopped bool, results int, bad []string, err error) {
+	lines := &lineLimiter{r: bufio.NewReaderSize(r, maxLine)}
+	reader := benchfmt.NewReader(lines, name)
 	prev := time.Now()
 	var config []bench.Config
 	for reader.Scan() {
@@ -163,20 +170,56 @@ func scanResults(r io.Reader, name, pkg string, onResult func(m *bench.Measureme
 			prev = now
 			results++
 			if !onResult(&m) {
-				return true, results, bad
+				return true, results, bad, nil
 			}
 		}
 	}
-	return false, results, bad
+	for _, c := range lines.cut {
+		bad = append(bad, fmt.Sprintf("%s: a result line longer than %d bytes: %.60s...", name, maxLine, c))
+	}
+	return false, results, bad, reader.Err()
 }
 
-// killGroup kills the process group of cmd: the test binary and anything
-// it started.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
+// maxLine is the longest line of a test binary's output that scanResults
+// reads whole. A result line is far shorter; a benchmark's own output (a
+// b.Log of a large value) may be far longer, and would make the benchfmt
+// reader, whose lines are limited to bufio.MaxScanTokenSize, give up on the
+// rest of the output: every later result would be lost.
+const maxLine = 16 << 10
+
+// lineLimiter passes r through with every line cut to at most maxLine
+// bytes, so that no line of any length stops the benchfmt reader.
+type lineLimiter struct {
+	r    *bufio.Reader // of size maxLine
+	rest []byte        // of the current line, not yet read
+	skip bool          // dropping the rest of a line too long
+	cut  []string      // starts of the result lines cut
+}
+
+func (l *lineLimiter) Read(p []byte) (int, error) {
+	for len(l.rest) == 0 {
+		line, err := l.r.ReadSlice('\n')
+		switch {
+		case l.skip && len(line) > 0 && line[len(line)-1] == '\n':
+			l.skip, l.rest = false, []byte{'\n'}
+		case l.skip:
+			// Still in the long line's tail.
+		case err == bufio.ErrBufferFull:
+			// The line's first maxLine bytes, then the tail dropped.
+			l.skip, l.rest = true, line
+			if bytes.HasPrefix(line, []byte("Benchmark")) {
+				l.cut = append(l.cut, string(line[:64]))
+			}
+		default:
+			l.rest = line
+		}
+		if err != nil && err != bufio.ErrBufferFull && len(l.rest) == 0 {
+			return 0, err
+		}
 	}
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	n := copy(p, l.rest)
+	l.rest = l.rest[n:]
+	return n, nil
 }
 
 // StartPinned starts cmd with its CPU affinity set to cpus. A child
@@ -205,7 +248,11 @@ func StartPinned(cmd *exec.Cmd, cpus []int) error {
 	return err
 }
 
-// tailWriter keeps the last max lines written to it.
+// tailLineLen is how much of each line a tailWriter keeps.
+const tailLineLen = 1 << 10
+
+// tailWriter keeps the last max lines written to it, each cut to
+// tailLineLen bytes.
 type tailWriter struct {
 	max   int
 	lines []string
@@ -222,7 +269,9 @@ func (t *tailWriter) Write(p []byte) (int, error) {
 			}
 			continue
 		}
-		t.part.WriteRune(c)
+		if t.part.Len() < tailLineLen {
+			t.part.WriteRune(c)
+		}
 	}
 	return len(p), nil
 }

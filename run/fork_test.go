@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -23,10 +24,13 @@ ok  	example.com/fixture	1.234s
 
 func TestScanResults(t *testing.T) {
 	var got []bench.Measurement
-	stopped, results, bad := scanResults(strings.NewReader(sampleOutput), "out", "fallback", func(m *bench.Measurement) bool {
+	stopped, results, bad, err := scanResults(strings.NewReader(sampleOutput), "out", "fallback", func(m *bench.Measurement) bool {
 		got = append(got, *m)
 		return true
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if stopped || results != 2 || len(got) != 2 {
 		t.Fatalf("stopped=%v results=%d measurements=%d, want 2 results", stopped, results, len(got))
 	}
@@ -45,7 +49,7 @@ func TestScanResults(t *testing.T) {
 	}
 	// onResult returning false stops the scan at once.
 	n := 0
-	stopped, results, _ = scanResults(strings.NewReader(sampleOutput), "out", "", func(*bench.Measurement) bool { n++; return false })
+	stopped, results, _, _ = scanResults(strings.NewReader(sampleOutput), "out", "", func(*bench.Measurement) bool { n++; return false })
 	if !stopped || results != 1 || n != 1 {
 		t.Errorf("stop after the first result: stopped=%v results=%d calls=%d", stopped, results, n)
 	}
@@ -66,7 +70,7 @@ func FuzzScanResults(f *testing.F) {
 	f.Add([]byte("pkg: x\nBenchmarkA/b/c-8 5 1.5e3 ns/op 3 widgets/op\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		delivered := 0
-		_, results, _ := scanResults(strings.NewReader(string(data)), "fuzz", "p", func(m *bench.Measurement) bool {
+		_, results, _, _ := scanResults(strings.NewReader(string(data)), "fuzz", "p", func(m *bench.Measurement) bool {
 			delivered++
 			if m.N <= 0 || m.Key.Name == "" || m.Key.Package == "" {
 				t.Fatalf("unusable measurement %+v", m)
@@ -82,4 +86,57 @@ func FuzzScanResults(f *testing.F) {
 			t.Fatalf("counted %d results, delivered %d", results, delivered)
 		}
 	})
+}
+
+// TestScanLongLines reads output with lines far longer than the benchfmt
+// reader's limit, as a benchmark that logs a large value prints: every
+// result after them must still be read, and the long line's start kept.
+func TestScanLongLines(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	out := "pkg: p\nBenchmarkA 1 5 ns/op\n    a_test.go:9: " + long + "\nBenchmarkB 1 5 ns/op\n" +
+		"BenchmarkC" + long + " 1 5 ns/op\nBenchmarkD 1 5 ns/op\n" + long
+	var names []string
+	_, results, bad, err := scanResults(strings.NewReader(out), "out", "", func(m *bench.Measurement) bool {
+		names = append(names, m.Key.Name)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// C's line is cut, so it no longer parses: a bad line, not a lost one.
+	if results != 3 || strings.Join(names, ",") != "A,B,D" || len(bad) != 1 {
+		t.Errorf("read %d results %v and bad lines %.80q; want A, B, D and C's line bad", results, names, bad)
+	}
+	var tail tailWriter
+	tail.max = 2
+	tail.Write([]byte(long + "\nend\n"))
+	if got := tail.String(); len(got) != tailLineLen+len("\nend") {
+		t.Errorf("the tail of a long line holds %d bytes", len(got))
+	}
+}
+
+// errReader returns its data, then an error.
+type errReader struct {
+	data string
+	err  error
+}
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if r.data == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestScanError reads output that breaks off with an error: it is
+// returned, with the results before it.
+func TestScanError(t *testing.T) {
+	broken := errors.New("broken pipe")
+	_, results, _, err := scanResults(&errReader{"BenchmarkA 1 5 ns/op\n", broken}, "out", "p",
+		func(*bench.Measurement) bool { return true })
+	if results != 1 || !errors.Is(err, broken) {
+		t.Errorf("results %d, error %v; want 1 and the read error", results, err)
+	}
 }

@@ -3,10 +3,13 @@ package run
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -60,7 +63,7 @@ func TestParseCPUList(t *testing.T) {
 	if err != nil || !slices.Equal(got, []int{0, 1, 2, 5}) {
 		t.Errorf("ParseCPUList(0-2,5) = %v, %v", got, err)
 	}
-	for _, bad := range []string{"", "a", "3-1", "-1", "1-x"} {
+	for _, bad := range []string{"", "a", "3-1", "-1", "1-x", "0-99999999", "1024"} {
 		if _, err := ParseCPUList(bad); err == nil {
 			t.Errorf("ParseCPUList(%q) succeeded", bad)
 		}
@@ -101,8 +104,13 @@ func TestDiscover(t *testing.T) {
 
 func TestCalibrate(t *testing.T) {
 	bin := fixture(t)
-	tg := Target{Binary: bin, Key: bench.Key{Package: "example.com/fixture", Name: "Sum", Procs: 2}, Pattern: Anchored("Sum")}
-	n, m, err := Calibrate(context.Background(), &tg, 20*time.Millisecond, false, time.Minute)
+	// The key's -N suffix is the GOMAXPROCS the fork runs at, which the
+	// environment (GOMAXPROCS, CPU affinity) decides: discover it.
+	targets, err := Discover(context.Background(), bin, "^BenchmarkSum$", nil, nil, time.Minute)
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("Discover: %d targets, %v", len(targets), err)
+	}
+	n, m, err := Calibrate(context.Background(), &targets[0], 20*time.Millisecond, false, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,4 +390,62 @@ func TestSuiteVersions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDiscoverLongLine discovers the benchmarks of a binary one of which
+// logs a 200 KB line: none may be lost after it.
+func TestDiscoverLongLine(t *testing.T) {
+	bin := fixture(t)
+	t.Setenv("FIXTURE_TROUBLE", "longlog")
+	targets, err := Discover(context.Background(), bin, ".", nil, nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tg := range targets {
+		names = append(names, tg.Key.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"CPUs", "Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}; !slices.Equal(names, want) {
+		t.Errorf("discovered %v, want %v", names, want)
+	}
+}
+
+// TestForkGrandchild runs a fork whose benchmark leaves a process running:
+// it must not outlive the fork.
+func TestForkGrandchild(t *testing.T) {
+	bin := fixture(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Setenv("FIXTURE_TROUBLE", "grandchild")
+	t.Setenv("FIXTURE_PIDFILE", pidFile)
+	spec := ForkSpec{Binary: *bin, Pattern: Anchored("Trouble"), BenchTime: "1x", Count: 1, Timeout: time.Minute}
+	if err := RunFork(context.Background(), spec, func(*bench.Measurement) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(data))
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	// The kernel ends a killed process soon, but not at once: wait for it.
+	for deadline := time.Now().Add(time.Minute); running(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d, started by the benchmark, outlived its fork", pid)
+		}
+	}
+}
+
+// running reports whether process pid exists and is not a zombie.
+func running(pid int) bool {
+	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if state, ok := strings.CutPrefix(line, "State:"); ok {
+			return !strings.Contains(state, "zombie") && !strings.Contains(state, "dead")
+		}
+	}
+	return true
 }

@@ -46,7 +46,8 @@ type Options struct {
 	TargetConfig func(t *Target) (stop.Config, bool)
 }
 
-// DefaultOptions are the defaults of `mbench run`.
+// DefaultOptions are the defaults of Suite: the criterion's stop.DefaultConfig.
+// DefaultJob holds those of `mbench run`.
 var DefaultOptions = Options{
 	Config:           stop.DefaultConfig,
 	Criterion:        "cv",

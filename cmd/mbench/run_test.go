@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,6 +33,16 @@ func fixtureDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// procsSuffix is the -N suffix of the benchmark names the fixture prints:
+// its GOMAXPROCS, which it inherits from the environment (GOMAXPROCS, CPU
+// affinity) as this test does, and none at 1.
+func procsSuffix() string {
+	if n := runtime.GOMAXPROCS(0); n > 1 {
+		return "-" + strconv.Itoa(n)
+	}
+	return ""
 }
 
 // storedCount returns the measurements of the newest run in db and its status.
@@ -105,7 +116,7 @@ func TestRunKilled(t *testing.T) {
 				if !strings.Contains(stderr.String(), "interrupted; every finished iteration is kept") {
 					t.Errorf("stderr does not say the run was interrupted:\n%s", &stderr)
 				}
-				if !strings.Contains(stdout.String(), "Sum-2") {
+				if !strings.Contains(stdout.String(), "\nSum"+procsSuffix()+" ") {
 					t.Errorf("no partial summary on stdout:\n%s", &stdout)
 				}
 			}
@@ -128,7 +139,8 @@ func TestRunFixture(t *testing.T) {
 	if err != nil {
 		t.Fatalf("mbench run: %v\n%s", err, out)
 	}
-	for _, want := range []string{"os: linux", "cpu:", "go: go1", "Join/n=10-2", "Join/n=100-2", "Sum-2", "99% CI", "criterion checks took"} {
+	sfx := procsSuffix()
+	for _, want := range []string{"os: linux", "cpu:", "go: go1", "\nJoin/n=10" + sfx + " ", "\nJoin/n=100" + sfx + " ", "\nSum" + sfx + " ", "99% CI", "criterion checks took"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -169,9 +181,9 @@ func TestRunFixture(t *testing.T) {
 }
 
 // TestRunVersions runs two labelled test binaries, as
-// 'mbench run old=old.test new=new.test' does: every measurement must carry
-// its binary's label as its version in the database, the JSON stream, the
-// -o file and the export, and the summary must have a table per version.
+// 'mbench run old=old.test new=new.test' does: the summary must have a table
+// per version, and the export must keep the versions apart. That every
+// measurement carries its version is run's TestJobVersions.
 func TestRunVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs benchmarks")
@@ -183,9 +195,9 @@ func TestRunVersions(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the fixture: %v\n%s", err, out)
 	}
-	db, txt, js := filepath.Join(tmp, "m.db"), filepath.Join(tmp, "m.txt"), filepath.Join(tmp, "m.json")
+	db := filepath.Join(tmp, "m.db")
 	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-db", db, "-o", txt, "-json", js, "-label", "ab", "-criterion", "static",
+	args := []string{"run", "-db", db, "-label", "ab", "-criterion", "static",
 		"-iter", "5ms", "-wi-max", "1", "-mi", "2", "-f-min", "2", "-f-max", "2", "-bench", "Sum",
 		"old=" + bin, "new=" + bin}
 	if code := mbench(args, &stdout, &stderr); code != 0 {
@@ -195,74 +207,92 @@ func TestRunVersions(t *testing.T) {
 	if !strings.Contains(out, "(label ab, versions old, new)") {
 		t.Errorf("the run's header does not name the versions:\n%s", out)
 	}
-	iOld, iNew := strings.Index(out, "\nversion: old\nbenchmark "), strings.Index(out, "\nversion: new\nbenchmark ")
+	iOld, iNew := strings.Index(out, "\nversion: old\nbenchmark "), strings.Index(out, "\n\nversion: new\nbenchmark ")
 	if iOld < 0 || iNew < iOld {
 		t.Errorf("no table for version old followed by one for new:\n%s", out)
 	}
 	if n := strings.Count(out, "\nSum"); n != 2 {
 		t.Errorf("Sum has %d rows, want one per version:\n%s", n, out)
 	}
-
-	// measured counts each version's measurement iterations.
-	measured := func(r *bench.Run) map[string]int {
-		n := make(map[string]int)
-		for _, m := range r.Measurements {
-			if m.Coord.Phase == bench.Measure {
-				n[m.Coord.Version]++
-			}
-		}
-		return n
-	}
-	// 2 forks × 2 measurement iterations per version.
-	want := map[string]int{"old": 4, "new": 4}
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	id, err := st.Resolve("ab")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored, err := st.Load(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := stored.Versions(); !slices.Equal(got, []string{"old", "new"}) && !slices.Equal(got, []string{"new", "old"}) {
-		t.Errorf("stored versions %q, want old and new", got)
-	}
-	for _, v := range []string{"old", "new"} {
-		s := stored.Version(v).Samples("sec/op")
-		if len(s) != 1 {
-			t.Fatalf("version %s: %d benchmarks, want 1", v, len(s))
-		}
-		for _, smp := range s {
-			if len(smp.Forks) != 2 {
-				t.Errorf("version %s: %d forks, want 2", v, len(smp.Forks))
-			}
-		}
-	}
 	var exported bytes.Buffer
 	if code := mbench([]string{"export", "-db", db, "ab"}, &exported, &stderr); code != 0 {
 		t.Fatalf("mbench export: exit %d\n%s", code, &stderr)
 	}
-	exportFile := filepath.Join(tmp, "export.txt")
-	if err := os.WriteFile(exportFile, exported.Bytes(), 0o666); err != nil {
+	r, _, err := bench.Read(&exported, "export")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(exported.String(), "\nversion: new\n") {
-		t.Errorf("export has no version configuration line:\n%s", &exported)
+	if got := r.Versions(); !slices.Equal(got, []string{"old", "new"}) && !slices.Equal(got, []string{"new", "old"}) {
+		t.Errorf("exported versions %q, want old and new", got)
 	}
-	for name, path := range map[string]string{"-json": js, "-o": txt, "export": exportFile} {
-		r, _, err := bench.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := measured(r); !maps.Equal(got, want) {
-			t.Errorf("%s: measurement iterations per version %v, want %v", name, got, want)
-		}
+}
+
+// TestRunBadFlags gives mbench run flags out of range: each is a usage
+// error (exit 2) that names the flag, found before anything is built or
+// allocated for it.
+func TestRunBadFlags(t *testing.T) {
+	for _, tc := range []struct{ args, flag string }{
+		{"-cpuset 0-99999999", "-cpuset"},
+		{"-cpuset 99999999999999999999", "-cpuset"},
+		{"-cpu 0", "-cpu"},
+		{"-cpu 1-100000000", "-cpu"},
+		{"-f-min 0", "-f-min"},
+		{"-f-max -1", "-f-min"},
+		{"-wi-min -1", "-wi-min"},
+		{"-mi 0", "-mi"},
+		{"-iter 0s", "-iter"},
+		{"-window 0", "-window"},
+		{"-cv-threshold NaN", "-cv-threshold"},
+		{"-rciw-threshold Inf", "-rciw-threshold"},
+		{"-kld-threshold NaN", "-kld-threshold"},
+		{"-criterion kld -kld-threshold 2", "-kld-threshold"},
+		{"-criterion vibes", "-criterion"},
+		{"-timeout -1s", "-timeout"},
+		{"-rmit-min 0", "-rmit-min"},
+		{"-levels 1,2", "-levels"},
+		{"-levels 1,2,3 -plan p.json", "-levels and -plan"},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{"run"}, strings.Fields(tc.args)...), "nope.test")
+			if code := mbench(args, &stdout, &stderr); code != exitUsage {
+				t.Errorf("exit %d, want %d\n%s", code, exitUsage, &stderr)
+			}
+			if first, _, _ := strings.Cut(stderr.String(), "\n"); !strings.Contains(first, tc.flag) {
+				t.Errorf("the error does not name %s:\n%s", tc.flag, &stderr)
+			}
+		})
 	}
-	if got := measured(stored); !maps.Equal(got, want) {
-		t.Errorf("database: measurement iterations per version %v, want %v", got, want)
+}
+
+// TestInterrupts drives the interrupt handler: the first signal cancels,
+// the second exits at once, and none after stop.
+func TestInterrupts(t *testing.T) {
+	sigs, done := make(chan os.Signal), make(chan struct{})
+	cancelled, exited := make(chan bool, 1), make(chan bool, 1)
+	returned := make(chan bool)
+	go func() {
+		handleInterrupts(sigs, done, func() { cancelled <- true }, func() { exited <- true })
+		returned <- true
+	}()
+	sigs <- os.Interrupt
+	<-cancelled
+	select {
+	case <-exited:
+		t.Fatal("the first interrupt exited")
+	default:
+	}
+	sigs <- os.Interrupt
+	<-exited
+	<-returned
+
+	go func() {
+		handleInterrupts(sigs, done, func() { cancelled <- true }, func() { exited <- true })
+		returned <- true
+	}()
+	close(done)
+	<-returned
+	if len(cancelled)+len(exited) > 0 {
+		t.Error("the handler acted after stop")
 	}
 }

@@ -75,7 +75,7 @@ func TestRunSummary(t *testing.T) {
 		summaryResult("Contains/map", 8.7e-9, 0.02, 5, stop.Report{Stable: true}),
 		failed,
 	}
-	o := defaultRunOptions
+	o := run.DefaultJob.Options
 	o.Benchmem = true
 	var stdout, stderr bytes.Buffer
 	writeSummary(&env{stdout: &stdout, stderr: &stderr}, results, &o, 38*time.Second)

@@ -26,7 +26,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
+
+	"github.com/mbench/mbench/internal/proc"
 )
 
 // WorkingTree is the revision that names the working tree as it is,
@@ -215,16 +216,13 @@ func verify(ctx context.Context, top, rev string) (string, error) {
 // short by the keystroke that asked for it. GIT_INDEX_FILE is dropped from
 // the environment so that no command can write the user's index.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := proc.Command(ctx, "git", args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GIT_INDEX_FILE=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.Output()
 	if err != nil {
 		var ee *exec.ExitError

@@ -1,0 +1,519 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/optimize"
+	"github.com/mbench/mbench/stop"
+)
+
+// A Store keeps runs and their measurements; *store.Store is one. Append
+// must make a measurement durable before it returns.
+type Store interface {
+	CreateRun(r *bench.Run) (id string, err error)
+	Append(id string, ms ...bench.Measurement) error
+	SetSettings(id string, kv map[string]string) error
+	Finish(id string, end time.Time, status string) error
+}
+
+// A Job is a whole `mbench run`: which test binaries to build or take, which
+// of their benchmarks to measure and how, and where to keep every
+// measurement. Its fields take the command's flags as given; Check says
+// which of them is out of range.
+//
+// A job runs in two steps, so that a caller can show what is about to run
+// before it does: Prepare builds, discovers and records the run, and
+// Prepared.Run measures.
+type Job struct {
+	// Options say how each benchmark is measured. Their Sink, if not nil,
+	// gets each measurement after the store.
+	Options
+	// Args are package patterns, built in Build.Dir, and prebuilt test
+	// binaries: label=path.test, or a path ending in .test. Two or more
+	// labelled binaries are versions of the code measured side by side.
+	Args []string
+	// Build says how packages are built; its Log gets a line per package.
+	Build BuildOptions
+	// Bench selects benchmarks, as go test -bench does ("" is all).
+	Bench string
+	// CPU runs each benchmark at each GOMAXPROCS in the list ("1,2,4");
+	// CPUSet pins every process to these CPUs ("0-3"). "" for neither.
+	CPU, CPUSet string
+	// Levels runs every benchmark in one fixed configuration "S,I,D": S
+	// suite runs of I forks of D measurement iterations.
+	Levels string
+	// Plan, if not nil, gives each benchmark its fixed configuration,
+	// or with PlanBound its upper bound under the criterion. PlanFile
+	// names it in the run's settings and messages.
+	Plan      *optimize.Plan
+	PlanFile  string
+	PlanBound bool
+	// MinPerSuiteRun is the fewest different benchmarks a suite run of a
+	// fixed configuration interleaves (StaticOptions.MinPerSuiteRun).
+	MinPerSuiteRun int
+	// Label names the run; "" is the git commit, with -dirty when the
+	// tree has changes.
+	Label string
+	// Store keeps the run; JSON, if not nil, also gets the run and each
+	// measurement in mbench's JSON Lines format, flushed as it goes.
+	Store Store
+	JSON  io.Writer
+}
+
+// DefaultJob holds the defaults of `mbench run`, chosen from the evaluation
+// in docs/EVALUATION.md: short forks of 50ms iterations, 5 to 10 of them.
+var DefaultJob = Job{
+	Options: func() Options {
+		o := DefaultOptions
+		o.Config = stop.Config{WarmupMin: 1, WarmupMax: 10, Measure: 5, ForksMin: 5, ForksMax: 10, IterTime: 50 * time.Millisecond}
+		return o
+	}(),
+	Bench:          ".",
+	MinPerSuiteRun: 3,
+}
+
+// maxCPUs bounds a CPU number, and the length of a CPU list: the size of
+// the kernel's CPU set (CPU_SETSIZE), which no pinning can exceed.
+const maxCPUs = 1024
+
+// Check reports the job's first setting that is out of range, naming its
+// flag.
+func (j *Job) Check() error {
+	if err := j.Config.Validate(); err != nil {
+		return err
+	}
+	// In a run of several labelled binaries the labels are the versions
+	// measured, which must tell the binaries' measurements apart.
+	seen := make(map[string]bool)
+	for _, a := range j.Args {
+		if label, _, ok := strings.Cut(a, "="); ok && label != "" {
+			if seen[label] {
+				return fmt.Errorf("label %q names two test binaries; give each its own", label)
+			}
+			seen[label] = true
+		}
+	}
+	if !slices.Contains(stop.Names, j.Criterion) {
+		return fmt.Errorf("-criterion %q: want one of %s", j.Criterion, strings.Join(stop.Names, ", "))
+	}
+	if _, err := stop.New(j.Criterion, j.CriterionOptions); err != nil {
+		return err
+	}
+	// Every threshold, not only the criterion's: a NaN given for another
+	// is a mistake too, and must not pass silently.
+	co := &j.CriterionOptions
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{{"cv", co.CVThreshold}, {"rciw", co.RCIWThreshold}, {"kld", co.KLDThreshold}} {
+		if math.IsNaN(t.v) || math.IsInf(t.v, 0) || t.v <= 0 {
+			return fmt.Errorf("-%s-threshold %v: want a positive number", t.name, t.v)
+		}
+	}
+	switch {
+	case j.ForkTimeout < 0:
+		return fmt.Errorf("-timeout %v: want a positive duration, or 0 for none", j.ForkTimeout)
+	case j.MinPerSuiteRun < 1:
+		return fmt.Errorf("-rmit-min %d: want at least 1", j.MinPerSuiteRun)
+	case j.Levels != "" && j.Plan != nil:
+		return errors.New("-levels and -plan: give one")
+	}
+	if j.Levels != "" {
+		if _, err := bench.ParseLevels(j.Levels); err != nil {
+			return fmt.Errorf("-levels %q: %v", j.Levels, err)
+		}
+	}
+	if _, err := cpuList("-cpuset", j.CPUSet, 0); err != nil {
+		return err
+	}
+	_, err := cpuList("-cpu", j.CPU, 1)
+	return err
+}
+
+// cpuList parses a list of CPU numbers or GOMAXPROCS values, each at least
+// least and below maxCPUs; "" is none.
+func cpuList(flag, s string, least int) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	list, err := ParseCPUList(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", flag, err)
+	}
+	for _, c := range list {
+		if c < least {
+			return nil, fmt.Errorf("%s %s: %d is below %d", flag, s, c, least)
+		}
+	}
+	return list, nil
+}
+
+// Prepared is a job ready to run: built, discovered, and recorded in the
+// store as a run that has started.
+type Prepared struct {
+	Job      Job
+	ID       string     // the run's id in the store
+	Meta     *bench.Run // the run's description, as stored
+	Platform Platform
+	Targets  []Target
+	// Versions are the labels of the versions measured side by side,
+	// nil for a run of one version.
+	Versions []string
+	// Warnings are problems with the machine, the test binaries and the
+	// plan that make the results less reliable; the run goes on.
+	Warnings []string
+
+	levels map[*Target]Levels // with Levels or Plan
+	sink   *storeSink
+}
+
+// Prepare checks the job, builds its packages or takes its test binaries,
+// discovers their benchmarks and creates the run in the store.
+func Prepare(ctx context.Context, job Job) (*Prepared, error) {
+	if err := job.Check(); err != nil {
+		return nil, err
+	}
+	p := &Prepared{Job: job}
+	j := &p.Job
+	if j.Plan != nil {
+		// The plan counts iterations of its length.
+		j.Config.IterTime = j.Plan.IterTime
+	}
+	p.Platform = Detect(ctx, j.Build.Dir)
+	p.Warnings = PlatformWarnings(p.Platform)
+	bins, err := j.binaries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.Versions = versionsOf(bins)
+	for _, b := range bins {
+		if p.Versions != nil && b.Label == "" {
+			p.warnf("%s has no label: its benchmarks are measured without a version, apart from the versions %s", b.Path, strings.Join(p.Versions, ", "))
+		}
+	}
+	pin, _ := cpuList("-cpuset", j.CPUSet, 0)
+	procs, _ := cpuList("-cpu", j.CPU, 1)
+	for i := range bins {
+		p.Warnings = append(p.Warnings, BinaryWarnings(bins[i].Path, bins[i].Flags)...)
+		ts, err := Discover(ctx, &bins[i], j.Bench, procs, pin, j.ForkTimeout)
+		if err != nil {
+			return nil, err
+		}
+		for k := range ts {
+			if p.Versions != nil {
+				ts[k].Version = bins[i].Label
+			}
+		}
+		p.Targets = append(p.Targets, ts...)
+	}
+	if len(p.Targets) == 0 {
+		return nil, fmt.Errorf("no benchmarks match -bench %q in %d test binaries", j.Bench, len(bins))
+	}
+	p.resolveLevels()
+	if j.Label == "" {
+		j.Label = p.Platform.DefaultLabel()
+	}
+	if j.Label == "" {
+		j.Label = "run"
+	}
+	pf := &p.Platform
+	p.Meta = &bench.Run{
+		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Toolchain: pf.Go,
+		GOOS: pf.OS, GOARCH: pf.Arch, Host: pf.Host, CPU: pf.CPU,
+		Start: time.Now(), Settings: j.settings(),
+	}
+	if p.ID, err = j.Store.CreateRun(p.Meta); err != nil {
+		return nil, err
+	}
+	p.sink = &storeSink{store: j.Store, id: p.ID, next: j.Sink}
+	if j.JSON != nil {
+		p.sink.json = bench.NewJSONWriter(j.JSON)
+		if err := p.sink.json.WriteRun(p.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func (p *Prepared) warnf(format string, args ...any) {
+	p.Warnings = append(p.Warnings, fmt.Sprintf(format, args...))
+}
+
+// binaries builds the packages among the job's arguments and takes the
+// prebuilt test binaries.
+func (j *Job) binaries(ctx context.Context) ([]Binary, error) {
+	var patterns []string
+	var bins []Binary
+	for _, a := range j.Args {
+		label, path, hasLabel := strings.Cut(a, "=")
+		if !hasLabel {
+			label, path = "", a
+		}
+		if !hasLabel && !strings.HasSuffix(path, ".test") {
+			patterns = append(patterns, a)
+			continue
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(abs); err != nil || st.IsDir() {
+			return nil, fmt.Errorf("test binary %s: not a file", path)
+		}
+		bins = append(bins, Binary{Path: abs, Dir: filepath.Dir(abs), Label: label})
+	}
+	if len(patterns) == 0 && len(bins) > 0 {
+		return bins, nil
+	}
+	built, err := Build(ctx, j.Build, patterns)
+	if err != nil {
+		return nil, err
+	}
+	return append(bins, built...), nil
+}
+
+// versionsOf returns the labels of the labelled test binaries among bins,
+// in order, when there are at least two: the versions a run measures side
+// by side. A run with one labelled binary or none measures one version and
+// gets nil; its measurements have no version.
+func versionsOf(bins []Binary) []string {
+	var labels []string
+	for _, b := range bins {
+		if b.Label != "" {
+			labels = append(labels, b.Label)
+		}
+	}
+	if len(labels) < 2 {
+		return nil
+	}
+	return labels
+}
+
+// resolveLevels gives each target its fixed configuration, from -levels or
+// from the plan: its own, found by key or, when the plan was made at
+// another GOMAXPROCS, by package and name alone; the plan's full
+// configuration, with a warning, for a benchmark the plan does not know.
+func (p *Prepared) resolveLevels() {
+	j := &p.Job
+	if j.Levels == "" && j.Plan == nil {
+		return
+	}
+	p.levels = make(map[*Target]Levels)
+	for i := range p.Targets {
+		t := &p.Targets[i]
+		if j.Plan == nil {
+			p.levels[t], _ = bench.ParseLevels(j.Levels)
+			continue
+		}
+		if pb, ok := j.Plan.Lookup(t.Key); ok {
+			p.levels[t] = pb.Levels
+			continue
+		}
+		var found []optimize.PlanBenchmark
+		for _, pb := range j.Plan.Benchmarks {
+			if pb.Key.Package == t.Key.Package && pb.Key.Name == t.Key.Name {
+				found = append(found, pb)
+			}
+		}
+		if len(found) == 1 {
+			p.levels[t] = found[0].Levels
+			continue
+		}
+		p.warnf("%s: not in the plan %s; running the full configuration %v (run mbench optimize again)", t.Key, j.PlanFile, j.Plan.Levels)
+		p.levels[t] = j.Plan.Levels
+	}
+}
+
+// settings are the job's settings as the run records them. A fixed
+// configuration (-levels, -plan) replaces the criterion's bounds.
+func (j *Job) settings() map[string]string {
+	c := j.Config
+	s := map[string]string{
+		"criterion": j.Criterion, "iter": c.IterTime.String(),
+		"wi-min": fmt.Sprint(c.WarmupMin), "wi-max": fmt.Sprint(c.WarmupMax), "mi": fmt.Sprint(c.Measure),
+		"f-min": fmt.Sprint(c.ForksMin), "f-max": fmt.Sprint(c.ForksMax), "seed": fmt.Sprint(j.Seed),
+		"window": fmt.Sprint(j.CriterionOptions.Window), "benchmem": fmt.Sprint(j.Benchmem),
+	}
+	for k, v := range map[string]string{"cpuset": j.CPUSet, "cpu": j.CPU, "plan": j.PlanFile} {
+		if v != "" {
+			s[k] = v
+		}
+	}
+	fixed := ""
+	switch {
+	case j.Plan != nil:
+		if !j.PlanBound {
+			fixed = "plan"
+		}
+	case j.Levels != "":
+		l, _ := bench.ParseLevels(j.Levels)
+		s["levels"] = fmt.Sprintf("%d,%d,%d", l.SuiteRuns, l.Forks, l.Iterations)
+		fixed = "levels"
+	}
+	if fixed != "" {
+		s["criterion"], s["wi"] = fixed, fmt.Sprint(c.WarmupMin)
+		for _, k := range []string{"wi-min", "wi-max", "mi", "f-min", "f-max", "window"} {
+			delete(s, k)
+		}
+	}
+	return s
+}
+
+// Header describes the run in a line: its id, label and versions, how many
+// benchmarks, and the configuration they run in.
+func (p *Prepared) Header() string {
+	j, c := &p.Job, p.Job.Config
+	name := "label " + j.Label
+	if p.Versions != nil {
+		name += ", versions " + strings.Join(p.Versions, ", ")
+	}
+	head := fmt.Sprintf("run: %s (%s), %d benchmarks, ", p.ID, name, len(p.Targets))
+	switch {
+	case j.Plan != nil && j.PlanBound:
+		return head + fmt.Sprintf("plan %s as the upper bound of criterion %s, iteration %v, warm-up %d-%d",
+			j.PlanFile, j.Criterion, c.IterTime, c.WarmupMin, c.WarmupMax)
+	case j.Plan != nil:
+		return head + fmt.Sprintf("plan %s (full run %v), iteration %v, warm-up %d per fork", j.PlanFile, j.Plan.Levels, c.IterTime, c.WarmupMin)
+	case j.Levels != "":
+		l, _ := bench.ParseLevels(j.Levels)
+		return head + fmt.Sprintf("levels %v (suite runs × forks × iterations), iteration %v, warm-up %d per fork", l, c.IterTime, c.WarmupMin)
+	}
+	return head + fmt.Sprintf("criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d",
+		j.Criterion, c.IterTime, c.WarmupMin, c.WarmupMax, c.Measure, c.ForksMin, c.ForksMax)
+}
+
+// An Outcome is how a run ended.
+type Outcome struct {
+	Meta    *bench.Run // with its end time
+	Results []*Result
+	// Status is the run's status in the store: complete, interrupted or
+	// failed.
+	Status string
+	// Stored counts the measurements stored.
+	Stored int
+	// Warnings are problems recording the end of the run; the
+	// measurements are stored.
+	Warnings []string
+}
+
+// Run measures the prepared job's benchmarks, storing every measurement as
+// it is taken, and records how the run ended, with each benchmark's stop
+// reason (setting stop/<benchmark>). A cancelled ctx ends the run with
+// ErrInterrupted; the outcome then holds the results so far, all stored.
+func (p *Prepared) Run(ctx context.Context) (*Outcome, error) {
+	j := &p.Job
+	o := j.Options
+	o.Sink = p.sink
+	var results []*Result
+	var err error
+	switch {
+	case j.Plan != nil && j.PlanBound:
+		o.TargetConfig = func(t *Target) (stop.Config, bool) {
+			l, c := p.levels[t], o.Config
+			c.Measure, c.ForksMax = l.Iterations, l.SuiteRuns*l.Forks
+			c.ForksMin = min(c.ForksMin, c.ForksMax)
+			return c, true
+		}
+		results, err = Suite(ctx, p.Targets, o)
+	case p.levels != nil:
+		results, err = StaticSuite(ctx, p.Targets, StaticOptions{Options: o, Warmup: o.Config.WarmupMin, MinPerSuiteRun: j.MinPerSuiteRun,
+			Levels: func(t *Target) (Levels, bool) { return p.levels[t], true }})
+	default:
+		results, err = Suite(ctx, p.Targets, o)
+	}
+	out := &Outcome{Results: results, Status: "complete", Stored: p.sink.n}
+	switch {
+	case errors.Is(err, ErrInterrupted):
+		out.Status = "interrupted"
+	case err != nil:
+		out.Status = "failed"
+	}
+	meta := *p.Meta
+	meta.End = time.Now()
+	out.Meta = &meta
+	reasons := make(map[string]string)
+	for _, r := range results {
+		if r.Report.Forks > 0 {
+			reasons["stop/"+TargetName(r.Target)] = r.Report.Reason
+		}
+	}
+	if serr := j.Store.SetSettings(p.ID, reasons); serr != nil {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("recording stop reasons: %v", serr))
+	}
+	if ferr := j.Store.Finish(p.ID, meta.End, out.Status); ferr != nil {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("recording the end of run %s: %v", p.ID, ferr))
+	}
+	if p.sink.json != nil {
+		if jerr := p.sink.json.Flush(); jerr != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("writing the JSON stream: %v", jerr))
+		}
+	}
+	return out, err
+}
+
+// WriteBenchfmt writes the run's measurement iterations to path in the Go
+// benchmark format.
+func (o *Outcome) WriteBenchfmt(path string) error {
+	out := *o.Meta
+	out.Measurements = nil
+	for _, r := range o.Results {
+		out.Measurements = append(out.Measurements, r.Measurements...)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteBenchfmt(f, &out, bench.BenchfmtOptions{}); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// storeSink stores each measurement durably, then streams it to the JSON
+// writer and hands it to the next sink.
+type storeSink struct {
+	store Store
+	id    string
+	json  *bench.JSONWriter
+	next  Sink
+	n     int
+}
+
+func (s *storeSink) Append(m *bench.Measurement) error {
+	if err := s.store.Append(s.id, *m); err != nil {
+		return err
+	}
+	s.n++
+	if s.json != nil {
+		if err := s.json.WriteMeasurement(m); err != nil {
+			return err
+		}
+		if err := s.json.Flush(); err != nil {
+			return err
+		}
+	}
+	if s.next != nil {
+		return s.next.Append(m)
+	}
+	return nil
+}
+
+// TargetName names a target in messages: its key, with its version when it
+// has one, since two versions of a benchmark share the key.
+func TargetName(t *Target) string {
+	if t.Version == "" {
+		return t.Key.String()
+	}
+	return t.Key.String() + " (" + t.Version + ")"
+}
