@@ -71,7 +71,7 @@ type Job struct {
 }
 
 // DefaultJob holds the defaults of `mbench run`, chosen from the evaluation
-// in docs/EVALUATION.md: short forks of 50ms iterations, 5 to 10 of them.
+// in docs/eval/run.md: short forks of 50ms iterations, 5 to 10 of them.
 var DefaultJob = Job{
 	Options: func() Options {
 		o := DefaultOptions

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/mbench/mbench/vet"
 )
@@ -101,7 +98,7 @@ packages left out and patterns that match no package.
 						opts.Analyzers = append(opts.Analyzers, a)
 					}
 				}
-				ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+				ctx, stop := interruptContext(e.stderr)
 				defer stop()
 				r, err := vet.Vet(ctx, args, opts)
 				if r == nil {
