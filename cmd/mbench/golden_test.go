@@ -68,6 +68,15 @@ func TestGolden(t *testing.T) {
 			"-mi", "2", "-iter", "5ms", "-bench", "Sum|Parse", "fake.test")
 		t.Setenv("FAKEBENCH_FAIL", "")
 		t.Setenv("FAKEBENCH_FAIL_FROM", "")
+		// Join/n=10 logs a line of 200 KB before each result. The
+		// golden file records a known defect: the line ends the
+		// reading of the discovery process's output, and the run
+		// measures Sum alone and exits 0 without naming the three
+		// benchmarks it lost. Fixed, it must name them and exit 1.
+		t.Setenv("FAKEBENCH_LONG", "Join/n=10$")
+		g.check("run/long-line", exitOK, "run", "-db", "m.db", "-label", "long", "-criterion", "static", "-f-min", "2", "-f-max", "2",
+			"-mi", "2", "-iter", "5ms", "fake.test")
+		t.Setenv("FAKEBENCH_LONG", "")
 		g.check("run/no-match", exitError, "run", "-db", "m.db", "-bench", "Nothing", "fake.test")
 		g.check("run/missing-binary", exitError, "run", "-db", "m.db", "x=nope.test")
 		g.check("run/bad-criterion", exitUsage, "run", "-db", "m.db", "-criterion", "median", "fake.test")
@@ -268,6 +277,7 @@ func newGolden(t *testing.T, bins fakes) *golden {
 	t.Setenv("FAKEBENCH_SEED", "golden")
 	t.Setenv("FAKEBENCH_FAIL", "")
 	t.Setenv("FAKEBENCH_FAIL_FROM", "")
+	t.Setenv("FAKEBENCH_LONG", "")
 	// The platform's commit would otherwise come from whatever
 	// repository holds the temporary directory.
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(work))

@@ -19,8 +19,11 @@
 // Benchmarks whose name matches $FAKEBENCH_FAIL fail as a benchmark calling
 // b.Fatal does: "--- FAIL" lines instead of a result, and exit status 1
 // once the others ran; with $FAKEBENCH_FAIL_FROM=k, only from their k-th
-// invocation on (0 is the first). Without -test.cpu the benchmarks run at GOMAXPROCS
-// 4, whatever the machine, so that names do not depend on it.
+// invocation on (0 is the first). Benchmarks whose name matches
+// $FAKEBENCH_LONG log a line of 200 KB before their results.
+//
+// Without -test.cpu the benchmarks run at GOMAXPROCS 4, whatever the
+// machine, so that names do not depend on it.
 package main
 
 import (
@@ -129,6 +132,10 @@ func fakebench(argv0 string, args []string) int {
 		failRE = regexp.MustCompile(s)
 	}
 	failFrom, _ := strconv.Atoi(os.Getenv("FAKEBENCH_FAIL_FROM"))
+	var longRE *regexp.Regexp
+	if s := os.Getenv("FAKEBENCH_LONG"); s != "" {
+		longRE = regexp.MustCompile(s)
+	}
 	fmt.Print("goos: linux\ngoarch: amd64\npkg: example.com/fake\ncpu: Fake CPU @ 3.00GHz\n")
 	failed := false
 	if match != nil {
@@ -146,6 +153,9 @@ func fakebench(argv0 string, args []string) int {
 					fmt.Printf("--- FAIL: %s\n    fake_test.go:42: injected failure\n", name)
 					failed = true
 					continue
+				}
+				if longRE != nil && longRE.MatchString(b.name) {
+					fmt.Printf("    fake_test.go:50: %s\n", strings.Repeat("x", 200<<10))
 				}
 				rng := rand.New(rand.NewPCG(seed(version, b.name, k), 0))
 				ns, bytes, allocs := b.ns, b.bytes, b.allocs
