@@ -388,8 +388,9 @@ func copyDir(t *testing.T, from, to string) {
 //     run of a label), and duet session ids as <duet:N>, numbered in order;
 //   - the platform header's values (OS, kernel, CPU model, cores,
 //     GOMAXPROCS, governor, Go version, host name, load, busy CPUs) become
-//     placeholders, and so do the host, CPU, Go version and instance
-//     fields of stored runs;
+//     placeholders, and so do the host, CPU, Go version, OS, architecture
+//     and instance fields of stored runs (in JSON; the fake's own "cpu:"
+//     and "goos:" lines are its output and stay);
 //   - the platform's own warnings (CPU frequency governor, other work
 //     keeping the CPUs busy) are dropped: they depend on the machine and
 //     the moment;
