@@ -1,0 +1,3 @@
+module example.com/vetgolden
+
+go 1.26
