@@ -368,8 +368,8 @@ func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap
 	row.Resolution = math.NaN()
 	if row.Old.N < minN || row.New.N < minN {
 		row.Verdict = TooFew
-		row.Note = fmt.Sprintf("need at least %d samples per side for a %g%% interval; have %d and %d",
-			minN, 100*boot.Level, row.Old.N, row.New.N)
+		row.Note = fmt.Sprintf("need at least %d samples per side for a %s%% interval; have %d and %d",
+			minN, Percent(boot.Level), row.Old.N, row.New.N)
 		return
 	}
 	if row.Old.Center == 0 {

@@ -55,15 +55,21 @@ func (r *Result) betterWord() string {
 
 func (r *Result) header() string {
 	if r.Interleaved {
-		return fmt.Sprintf("%s (%s): %s vs %s interleaved, one process of each per round; geometric mean of the rounds' ratios, %g%% CI of new/old over rounds; %s",
-			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, 100*r.Level, r.thresholdWords())
+		return fmt.Sprintf("%s (%s): %s vs %s interleaved, one process of each per round; geometric mean of the rounds' ratios, %s%% CI of new/old over rounds; %s",
+			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
 	}
 	if r.Paired {
-		return fmt.Sprintf("%s (%s): duet of %s vs %s, geometric means of paired iterations; %g%% CI of new/old over runs; %s",
-			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, 100*r.Level, r.thresholdWords())
+		return fmt.Sprintf("%s (%s): duet of %s vs %s, geometric means of paired iterations; %s%% CI of new/old over runs; %s",
+			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
 	}
-	return fmt.Sprintf("%s (%s): %s of %s vs %s; %g%% CI of new/old; %s",
-		r.Metric, r.betterWord(), r.Stat, r.NewLabel, r.OldLabel, 100*r.Level, r.thresholdWords())
+	return fmt.Sprintf("%s (%s): %s of %s vs %s; %s%% CI of new/old; %s",
+		r.Metric, r.betterWord(), r.Stat, r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
+}
+
+// Percent writes a confidence level such as 0.99375 as a percentage for
+// people: "99.375", rounded to three decimals, without trailing zeros.
+func Percent(level float64) string {
+	return strconv.FormatFloat(math.Round(level*1e5)/1e3, 'f', -1, 64)
 }
 
 // thresholdWords says what the threshold does to the verdicts.
@@ -155,7 +161,7 @@ func (r *Result) writeText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "benchmark\t%s\tn\t%s\tn\tchange\t%g%% CI\tverdict\t\n", r.OldLabel, r.NewLabel, 100*r.Level)
+	fmt.Fprintf(tw, "benchmark\t%s\tn\t%s\tn\tchange\t%s%% CI\tverdict\t\n", r.OldLabel, r.NewLabel, Percent(r.Level))
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name(row.Key),
@@ -227,7 +233,7 @@ func (r *Result) writeMarkdown(w io.Writer) error {
 	if pkg != "" {
 		fmt.Fprintf(w, "pkg: `%s`\n\n", pkg)
 	}
-	fmt.Fprintf(w, "| benchmark | %s | %s | change | %g%% CI | verdict |\n", mdEscape(r.OldLabel), mdEscape(r.NewLabel), 100*r.Level)
+	fmt.Fprintf(w, "| benchmark | %s | %s | change | %s%% CI | verdict |\n", mdEscape(r.OldLabel), mdEscape(r.NewLabel), Percent(r.Level))
 	fmt.Fprintf(w, "|---|---:|---:|---:|---|---|\n")
 	for i := range r.Rows {
 		row := &r.Rows[i]
