@@ -84,6 +84,9 @@ func Discover(ctx context.Context, bin *Binary, re string, cpus, pin []int, time
 			// A package without benchmarks, or none matching.
 			continue
 		}
+		if fe, ok := err.(*ForkError); ok {
+			return targets, discoveryError(fe)
+		}
 		if err != nil {
 			return targets, err
 		}
@@ -92,6 +95,27 @@ func Discover(ctx context.Context, bin *Binary, re string, cpus, pin []int, time
 		bin.Package = targets[0].Key.Package
 	}
 	return targets, nil
+}
+
+// discoveryError explains a test binary that failed while its benchmarks
+// were listed (each run once, -test.benchtime=1x): it names the benchmarks
+// that reported a failure and shows the end of the output.
+func discoveryError(fe *ForkError) error {
+	var failed []string
+	for _, line := range strings.Split(fe.Output, "\n") {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "--- FAIL: "); ok {
+			failed = append(failed, name)
+		}
+	}
+	what := "listing the benchmarks"
+	if len(failed) > 0 {
+		what = strings.Join(failed, ", ") + " failed when run once to list the benchmarks"
+	}
+	out := strings.TrimRight(fe.Output, "\n")
+	if out == "" {
+		return fmt.Errorf("%s: %w", what, fe)
+	}
+	return fmt.Errorf("%s: %w; its output ends:\n\t%s", what, fe, strings.ReplaceAll(out, "\n", "\n\t"))
 }
 
 // Calibrate finds the number of operations per iteration that makes one

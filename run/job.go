@@ -435,7 +435,9 @@ func (p *Prepared) Run(ctx context.Context) (*Outcome, error) {
 	switch {
 	case errors.Is(err, ErrInterrupted):
 		out.Status = "interrupted"
-	case err != nil:
+	case err != nil || slices.ContainsFunc(results, (*Result).Failed):
+		// A run in which a benchmark failed is not complete, even though
+		// every other benchmark's measurements are there.
 		out.Status = "failed"
 	}
 	meta := *p.Meta

@@ -307,3 +307,44 @@ func TestNotes(t *testing.T) {
 		t.Errorf("legend %+v, want max and the levels' one entry", legend)
 	}
 }
+
+// TestPrepareFailedBenchmark checks that a run in which a benchmark failed is
+// stored as failed, with the other benchmarks' measurements kept.
+func TestPrepareFailedBenchmark(t *testing.T) {
+	st := &memStore{}
+	j := fixtureJob(t, st)
+	j.Bench = "Trouble|Sum"
+	j.Levels = "1,1,2"
+	t.Setenv("FIXTURE_TROUBLE", "fail-later")
+	ctx := context.Background()
+	p, err := Prepare(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != "failed" || st.status != "failed" {
+		t.Errorf("status %q (stored %q), want failed", out.Status, st.status)
+	}
+	if out.Stored == 0 || out.Stored != len(st.runs[0].Measurements) {
+		t.Errorf("%d stored, %d in the store: the benchmark that passed lost its measurements", out.Stored, len(st.runs[0].Measurements))
+	}
+}
+
+// TestDiscoverFailure checks that a benchmark that fails while the
+// benchmarks are listed is named, with the output that says why.
+func TestDiscoverFailure(t *testing.T) {
+	bin := fixture(t)
+	t.Setenv("FIXTURE_TROUBLE", "fail")
+	_, err := Discover(context.Background(), bin, "Trouble|Sum", nil, nil, time.Minute)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"BenchmarkTrouble", "failed when run once to list the benchmarks", "asked to fail"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
