@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -35,21 +34,13 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	pure := pass.ResultOf[purity.Analyzer].(*purity.Result)
-	if pure.Pkg == nil {
-		return nil, nil // standard library
-	}
 	var diags []analysis.Diagnostic
-	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
-		fn := pure.Func(body.Node)
-		if fn == nil || len(body.Loops) == 0 {
-			continue
+	for _, b := range pure.Benchmarks(pass) {
+		if len(b.Loops) > 0 {
+			diags = append(diags, check(pass, pure, b.Fn, b.Body)...)
 		}
-		diags = append(diags, check(pass, pure, fn, body)...)
 	}
-	sort.Slice(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
-	for _, d := range diags {
-		pass.Report(d)
-	}
+	purity.Report(pass, diags)
 	return nil, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -37,15 +36,9 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	pure := pass.ResultOf[purity.Analyzer].(*purity.Result)
-	if pure.Pkg == nil {
-		return nil, nil // standard library
-	}
 	var diags []analysis.Diagnostic
-	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
-		fn := pure.Func(body.Node)
-		if fn == nil {
-			continue
-		}
+	for _, b := range pure.Benchmarks(pass) {
+		body, fn := b.Body, b.Fn
 		for _, loop := range body.Loops {
 			if loop.Kind == benchfn.BLoop {
 				continue
@@ -77,10 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	sort.Slice(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
-	for _, d := range diags {
-		pass.Report(d)
-	}
+	purity.Report(pass, diags)
 	return nil, nil
 }
 

@@ -30,6 +30,7 @@
 package purity
 
 import (
+	"cmp"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -205,6 +206,36 @@ type Result struct {
 // package, or nil.
 func (r *Result) Func(syntax ast.Node) *ssa.Function {
 	return r.funcs[syntax]
+}
+
+// Benchmarks returns the benchmark bodies of the pass's files, each with its
+// SSA function, leaving out bodies SSA was not built for; it returns nil for
+// a package of the standard library, which is not analysed.
+func (r *Result) Benchmarks(pass *analysis.Pass) []Benchmark {
+	if r.Pkg == nil {
+		return nil
+	}
+	var out []Benchmark
+	for _, body := range benchfn.Find(pass.TypesInfo, pass.Files) {
+		if fn := r.Func(body.Node); fn != nil {
+			out = append(out, Benchmark{body, fn})
+		}
+	}
+	return out
+}
+
+// A Benchmark is a benchmark body and its SSA function.
+type Benchmark struct {
+	*benchfn.Body
+	Fn *ssa.Function
+}
+
+// Report reports diags in the order of their positions.
+func Report(pass *analysis.Pass, diags []analysis.Diagnostic) {
+	slices.SortFunc(diags, func(a, b analysis.Diagnostic) int { return cmp.Compare(a.Pos, b.Pos) })
+	for _, d := range diags {
+		pass.Report(d)
+	}
 }
 
 // Lookup returns the summary of fn, or nil if fn is not known to be pure.
