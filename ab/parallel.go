@@ -346,18 +346,15 @@ func (s *ParallelSession) Run(ctx context.Context, log io.Writer) (*ParallelResu
 	return res, err
 }
 
-// add stores one paired iteration durably, old side first.
-func (s *ParallelSession) add(old, new bench.Measurement) error {
-	for _, side := range []struct {
-		r *bench.Run
-		m bench.Measurement
-	}{{s.Old, old}, {s.New, new}} {
-		if err := s.db.Append(side.r.ID, side.m); err != nil {
-			return err
-		}
-		side.r.Measurements = append(side.r.Measurements, side.m)
+// add stores paired iterations, old[i] with new[i], durably, both sides in
+// one transaction: a kill keeps both halves of a pair or neither.
+func (s *ParallelSession) add(old, new []bench.Measurement) error {
+	if err := s.db.AppendBatches(store.Batch{Run: s.Old.ID, Measurements: old}, store.Batch{Run: s.New.ID, Measurements: new}); err != nil {
+		return err
 	}
-	s.stored++
+	s.Old.Measurements = append(s.Old.Measurements, old...)
+	s.New.Measurements = append(s.New.Measurements, new...)
+	s.stored += len(old)
 	return nil
 }
 
@@ -397,7 +394,7 @@ func (s *ParallelSession) commands(ctx context.Context, log io.Writer) ([]float6
 			coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: p.Iteration, Phase: phase}
 			old := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.Old, Unit: unit}}}
 			new := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.New, Unit: unit}}}
-			if storeErr = s.add(old, new); storeErr != nil {
+			if storeErr = s.add([]bench.Measurement{old}, []bench.Measurement{new}); storeErr != nil {
 				return false
 			}
 			if phase == bench.Measure && cfg.MetricRE == nil {
@@ -425,17 +422,13 @@ type parallelTarget struct {
 // benchmarks runs the session of the two versions' test binaries.
 func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]float64, error) {
 	cfg := &s.cfg
-	v, err := build(ctx, buildSpec{
-		dir: s.dir, patterns: cfg.Packages,
-		oldRev: cfg.OldRev, newRev: cfg.NewRev, oldBin: cfg.OldBin, newBin: cfg.NewBin, same: cfg.AA,
-		probe: cfg.Probe,
-		opts:  run.BuildOptions{Tags: cfg.Tags, GCFlags: cfg.GCFlags, CacheDir: cfg.CacheDir, Log: log},
-	})
-	defer v.cleanup()
-	s.warnings = append(s.warnings, v.warnings...)
+	oldV, newV, err := s.versions(ctx, run.BuildOptions{Tags: cfg.Tags, GCFlags: cfg.GCFlags, CacheDir: cfg.CacheDir, Log: log})
+	defer oldV.Close()
+	defer newV.Close()
 	if err != nil {
 		return nil, err
 	}
+	probed := oldV.Probed
 
 	// The benchmarks of both versions, discovered as they will run:
 	// pinned to one CPU.
@@ -454,11 +447,11 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 		}
 		return byKey, keys, nil
 	}
-	olds, oldKeys, err := discover(v.old, cfg.CPUs[0])
+	olds, oldKeys, err := discover(oldV.Binaries, cfg.CPUs[0])
 	if err != nil {
 		return nil, err
 	}
-	news, _, err := discover(v.new, cfg.CPUs[1])
+	news, _, err := discover(newV.Binaries, cfg.CPUs[1])
 	if err != nil {
 		return nil, err
 	}
@@ -529,25 +522,30 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 				return true
 			}
 			var runErr error
-			if v.probed {
+			if probed {
 				_, runErr = duet.RunPair(ctx, spec, collect)
 			} else {
 				_, runErr = duet.RunFree(ctx, spec, collect)
 			}
+			// The run's pairs are stored in one transaction: a kill
+			// keeps every run of processes that ended, whole.
+			olds, news := make([]bench.Measurement, len(pairs)), make([]bench.Measurement, len(pairs))
 			for i, p := range pairs {
 				phase := bench.Measure
 				if i < cfg.Warmup {
 					phase = bench.Warmup
 				}
 				coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: i, Phase: phase}
-				if err := s.add(parallelMeasurement(t.old.Key, coord, p.Old, cfg.Benchmem), parallelMeasurement(t.old.Key, coord, p.New, cfg.Benchmem)); err != nil {
-					return skews, fmt.Errorf("storing a pair: %w", err)
-				}
+				olds[i] = parallelMeasurement(t.old.Key, coord, p.Old, cfg.Benchmem)
+				news[i] = parallelMeasurement(t.old.Key, coord, p.New, cfg.Benchmem)
 				if phase == bench.Measure {
 					if it := (p.Old.Duration + p.New.Duration) / 2; it > 0 {
 						skews = append(skews, p.Skew().Seconds()/it.Seconds())
 					}
 				}
+			}
+			if err := s.add(olds, news); err != nil {
+				return skews, fmt.Errorf("storing a run's pairs: %w", err)
 			}
 			switch {
 			case ctx.Err() != nil:
