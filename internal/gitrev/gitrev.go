@@ -1,17 +1,19 @@
 // Package gitrev makes git revisions of a module available as directories,
 // so that two versions can be built and compared side by side.
 //
-// A revision other than the working tree is checked out as a detached
-// worktree in a scratch directory. The user's working tree, index and
-// branches are never touched: git records the worktree under the
-// repository's worktrees directory, with its own HEAD and index, and the
-// cleanup Checkout returns removes both the record and the directory.
+// A revision other than the working tree is checked out in a scratch
+// directory: a clone that borrows the repository's objects (git clone
+// --shared, no copy) with the revision's commit checked out, detached. The
+// user's working tree, index, branches and worktree list are never
+// touched, so nothing is left in the repository even when the process is
+// killed before it can clean up (SIGKILL); the cleanup Checkout returns
+// removes the directory.
 //
-// A process that is killed cannot clean up after itself. Scratch
-// directories are therefore named after the process that made them
-// (mbench-rev-PID-*) in the system's temporary directory, and every
-// Checkout first removes the worktrees of processes that no longer exist
-// and prunes the records of worktrees whose directories are gone.
+// A killed process leaves its scratch directory in the system's temporary
+// directory, though. Scratch directories are therefore named after the
+// process that made them (mbench-rev-PID-*), and every Checkout first
+// removes those of processes that no longer exist, as well as the
+// registered worktrees earlier versions of this package made.
 package gitrev
 
 import (
@@ -100,7 +102,8 @@ func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func()
 	if err != nil {
 		return "", nil, err
 	}
-	if _, err := verify(ctx, top, rev); err != nil {
+	commit, err := verify(ctx, top, rev)
+	if err != nil {
 		return "", nil, err
 	}
 	rel, err := filepath.Rel(top, realPath(dir))
@@ -113,12 +116,15 @@ func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func()
 		return "", nil, err
 	}
 	var once sync.Once
-	cleanup = func() { once.Do(func() { remove(top, wt) }) }
-	// --force lets git reuse the record of a worktree at the same path
-	// whose directory has gone; --detach leaves the branches alone.
-	if _, err := git(ctx, top, "worktree", "add", "--detach", "--force", wt, rev); err != nil {
-		// git may have registered the worktree before it failed or was
-		// killed; the cleanup removes the record too.
+	cleanup = func() { once.Do(func() { os.RemoveAll(wt) }) }
+	// A clone, not a worktree: git records a worktree in the repository,
+	// and the record outlives a process killed before its cleanup.
+	// --shared borrows the objects instead of copying them, so the commit
+	// is there even when no branch of the clone reaches it.
+	if _, err = git(ctx, top, "clone", "--quiet", "--shared", "--no-checkout", "--", top, wt); err == nil {
+		_, err = git(ctx, wt, "checkout", "--quiet", "--detach", commit)
+	}
+	if err != nil {
 		cleanup()
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()
@@ -128,9 +134,10 @@ func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func()
 	return filepath.Join(wt, rel), cleanup, nil
 }
 
-// remove removes the worktree at wt of the repository top: its record and
-// its directory. It runs without a context because it must also run after
-// an interrupt has cancelled the session's.
+// remove removes the worktree at wt of the repository top, as earlier
+// versions of this package made them: its record and its directory. It
+// runs without a context because it must also run after an interrupt has
+// cancelled the session's.
 func remove(top, wt string) {
 	ctx := context.Background()
 	git(ctx, top, "worktree", "remove", "--force", wt)
@@ -140,11 +147,11 @@ func remove(top, wt string) {
 	git(ctx, top, "worktree", "prune")
 }
 
-// removeStale removes the scratch worktrees of top that processes which no
-// longer run left behind, and prunes the records of worktrees whose
-// directories are gone (a killed session's scratch directory that the
-// system's temporary directory cleaner removed). Failures are ignored:
-// stale worktrees cost disk space, not correctness.
+// removeStale removes what processes which no longer run left behind:
+// scratch directories in the system's temporary directory, and scratch
+// worktrees of top that earlier versions of this package registered
+// (pruning the records of those whose directories are gone). Failures are
+// ignored: stale scratch directories cost disk space, not correctness.
 func removeStale(ctx context.Context, top string) {
 	list, err := git(ctx, top, "worktree", "list", "--porcelain")
 	if err != nil {
@@ -165,6 +172,16 @@ func removeStale(ctx context.Context, top string) {
 		}
 	}
 	git(ctx, top, "worktree", "prune")
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		m := scratchName.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		if pid, err := strconv.Atoi(m[1]); err == nil && !alive(pid) {
+			os.RemoveAll(filepath.Join(tmp, e.Name()))
+		}
+	}
 }
 
 // alive reports whether a process with id pid exists. A process of
