@@ -24,6 +24,7 @@ import (
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/store"
+	"golang.org/x/perf/benchunit"
 )
 
 // ParallelConfig configures a parallel A/B session: duet benchmarking
@@ -110,8 +111,9 @@ var DefaultParallelConfig = ParallelConfig{
 	Seed: compare.DefaultOptions.Seed,
 }
 
-// validate reports a configuration that cannot run.
-func (c *ParallelConfig) validate() error {
+// Check reports a configuration that cannot run, naming the options by
+// the flags of `mbench duet`.
+func (c *ParallelConfig) Check() error {
 	modes := 0
 	for _, set := range []bool{c.OldRev != "", c.OldBin != "" || c.NewBin != "", c.CmdOld != "" || c.CmdNew != ""} {
 		if set {
@@ -120,21 +122,32 @@ func (c *ParallelConfig) validate() error {
 	}
 	switch {
 	case modes != 1:
-		return errors.New("ab: give the old version once: a revision, a prebuilt binary or a command")
+		return errors.New("give the old version once: -old REV, -old-bin FILE (with -new-bin), or -cmd-old CMD (with -cmd-new)")
 	case c.OldRev != "" && c.NewRev == "" && !c.AA, c.OldBin != "" && c.NewBin == "" && !c.AA, c.CmdOld != "" && c.CmdNew == "" && !c.AA:
-		return errors.New("ab: the new version is missing")
+		return errors.New("the new version is missing: give -new-bin or -cmd-new, or -aa")
 	case c.Runs < 2:
-		return fmt.Errorf("ab: %d runs: want at least 2 (the interval is over runs)", c.Runs)
+		return fmt.Errorf("-runs %d: want at least 2 (the interval is over runs)", c.Runs)
 	case c.Iters < 1 || c.Warmup < 0:
-		return fmt.Errorf("ab: %d iterations, %d warm-up: want at least one measured iteration and no negative warm-up", c.Iters, c.Warmup)
+		return fmt.Errorf("-iters %d -warmup %d: want at least one measured iteration and no negative warm-up", c.Iters, c.Warmup)
 	case c.Iter <= 0:
-		return fmt.Errorf("ab: iteration time %v: want a positive duration", c.Iter)
+		return fmt.Errorf("-iter %v: want a positive duration", c.Iter)
 	case c.CPUs[0] == c.CPUs[1]:
-		return fmt.Errorf("ab: CPUs %d and %d: want two different CPUs", c.CPUs[0], c.CPUs[1])
+		return fmt.Errorf("-cpus %d,%d: want two different CPUs, e.g. 0,1", c.CPUs[0], c.CPUs[1])
+	case c.MetricRE != nil && c.CmdOld == "":
+		return errors.New("-metric-re applies to -cmd-old and -cmd-new")
 	case c.MetricRE != nil && c.MetricRE.NumSubexp() < 1:
-		return fmt.Errorf("ab: metric %q: want a submatch around the number", c.MetricRE)
+		return fmt.Errorf("-metric-re %q: want a submatch around the number, e.g. 'score: ([0-9.]+)'", c.MetricRE)
 	}
 	return nil
+}
+
+// ParseCPUs parses the two CPUs of a parallel session, as "0,1".
+func ParseCPUs(s string) ([2]int, error) {
+	cpus, err := run.ParseCPUList(s)
+	if err != nil || len(cpus) != 2 || cpus[0] == cpus[1] {
+		return [2]int{}, fmt.Errorf("-cpus %q: want two different CPUs, e.g. 0,1", s)
+	}
+	return [2]int{cpus[0], cpus[1]}, nil
 }
 
 // unit is the unit of a command's values.
@@ -176,6 +189,9 @@ type ParallelResult struct {
 	Old, New *bench.Run
 	// Pairs is the number of paired iterations stored.
 	Pairs int
+	// Unit is the unit of a session of commands whose values are a
+	// number in their output, "" otherwise.
+	Unit string
 	// Skews holds the start skew of each measured pair, as a fraction of
 	// its iteration: how well the pairing held.
 	Skews []float64
@@ -186,6 +202,34 @@ type ParallelResult struct {
 	// missing, benchmarks in one version only, benchmarks that failed and
 	// were left out.
 	Warnings []error
+}
+
+// Report compares the result's two runs with opts, in the unit of a
+// command's values when the session measured them, and returns the
+// comparison with what only a parallel session knows, for the end of the
+// text report (ParallelNotes, and ParallelCPUNote for wall time).
+func (r *ParallelResult) Report(opts compare.Options) (res *compare.Result, notes string, err error) {
+	if r.Pairs == 0 {
+		return nil, "", errors.New("no paired iteration was measured")
+	}
+	if r.Unit != "" {
+		opts.Metric = r.Unit
+	}
+	_, unit := benchunit.Tidy(1, opts.Metric)
+	if unit == "cpu-sec/op" && !r.CPUTimes() {
+		return nil, "", errors.New("-metric cpu-sec/op: no CPU times were measured (they need the testing probe; not for prebuilt binaries or commands)")
+	}
+	if res, err = compare.Compare(r.Old, r.New, opts); err != nil {
+		return nil, "", err
+	}
+	notes = ParallelNotes(res, r.Skews)
+	if unit == "sec/op" && r.CPUTimes() {
+		opts.Metric = "cpu-sec/op"
+		if cpu, err := compare.Compare(r.Old, r.New, opts); err == nil {
+			notes += ParallelCPUNote(res, cpu)
+		}
+	}
+	return res, notes, nil
 }
 
 // CPUTimes reports whether the pairs carry the processes' CPU time
@@ -217,11 +261,16 @@ func RunParallel(ctx context.Context, cfg ParallelConfig, db *store.Store, log i
 
 // NewParallel checks cfg, resolves its revisions and creates the session's
 // two runs in db.
-func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (*ParallelSession, error) {
-	if err := cfg.validate(); err != nil {
+func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (_ *ParallelSession, err error) {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	s := &ParallelSession{cfg: cfg, db: db, dir: cfg.Dir}
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("interrupted before the session started: %w", err)
+		}
+	}()
 	if s.dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -307,6 +356,14 @@ func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (*Par
 	return s, nil
 }
 
+// Header describes the session for the head of its report: its id, the
+// two versions and their runs, and the plan of runs and CPUs.
+func (s *ParallelSession) Header() string {
+	c := &s.cfg
+	return fmt.Sprintf("duet %s: old %s (run %s), new %s (run %s); %d runs × %d iterations (+%d warm-up), CPUs %d and %d\n\n",
+		s.ID, s.Old.Label, s.Old.ID, s.New.Label, s.New.ID, c.Runs, c.Iters, c.Warmup, c.CPUs[0], c.CPUs[1])
+}
+
 // Run runs the session once, logging progress to log (which may be nil),
 // and marks the two runs complete, interrupted or failed in the store.
 // Every pair is stored before Run returns, also when ctx is cancelled;
@@ -343,6 +400,9 @@ func (s *ParallelSession) Run(ctx context.Context, log io.Writer) (*ParallelResu
 		}
 	}
 	res := &ParallelResult{ID: s.ID, Old: s.Old, New: s.New, Pairs: s.stored, Skews: skews, Status: status, Warnings: s.warnings}
+	if s.cfg.CmdOld != "" && s.cfg.MetricRE != nil {
+		res.Unit = s.cfg.unit()
+	}
 	return res, err
 }
 
