@@ -58,7 +58,13 @@ func TestKilled(t *testing.T) {
 	if mode := os.Getenv(killChildEnv); mode != "" {
 		killChild()
 	}
-	cache := needsDuet(t)
+	if testing.Short() {
+		t.Skip("builds and runs benchmarks")
+	}
+	cache, err := makeBuildCache()
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Processes orphaned by the kill are reparented to this one, which
 	// can then tell whether any is left.
 	if err := setSubreaper(1); err != nil {
@@ -83,6 +89,9 @@ func TestKilled(t *testing.T) {
 
 	for _, mode := range []string{"interleaved", "parallel"} {
 		t.Run(mode, func(t *testing.T) {
+			if mode == "parallel" {
+				needsDuet(t)
+			}
 			db := filepath.Join(t.TempDir(), "m.db")
 			s, err := store.Open(db)
 			if err != nil {

@@ -43,7 +43,7 @@ type ParallelConfig struct {
 	Dir      string
 	Packages []string
 
-	// OldRev and NewRev are git revisions, built in scratch worktrees
+	// OldRev and NewRev are git revisions, built in scratch checkouts
 	// (internal/gitrev) so the working tree is never touched; NewRev "."
 	// is the working tree itself.
 	OldRev, NewRev string

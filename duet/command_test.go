@@ -10,7 +10,9 @@ import (
 
 func TestRunCommandsWallTimeAndFiller(t *testing.T) {
 	spec := CommandSpec{
-		Old: []string{"sleep", "0.05"}, New: []string{"sleep", "0.15"},
+		// Sleeps long against the time a loaded machine may take to
+		// start a process, so that the ratio stays near 3.
+		Old: []string{"sleep", "0.2"}, New: []string{"sleep", "0.6"},
 		CPUs: [2]int{0, 1}, Iterations: 3, Filler: true, Timeout: 10 * time.Second,
 	}
 	var pairs []CommandPair
@@ -30,11 +32,11 @@ func TestRunCommandsWallTimeAndFiller(t *testing.T) {
 			t.Errorf("iteration %d: ratio %.2f, want about 3", p.Iteration, r)
 		}
 		// The fast side restarts while the slow one runs: about two
-		// filler runs of 50 ms in the remaining 100 ms.
+		// filler runs of 200 ms in the remaining 400 ms.
 		if p.Fillers < 1 {
 			t.Errorf("iteration %d: no filler run while the slower command ran", p.Iteration)
 		}
-		if p.Skew > 50*time.Millisecond {
+		if p.Skew > 150*time.Millisecond {
 			t.Errorf("iteration %d: start skew %v", p.Iteration, p.Skew)
 		}
 	}

@@ -35,9 +35,9 @@ import (
 // uncommitted changes included. Checkout returns it without a checkout.
 const WorkingTree = "."
 
-// scratchPrefix starts the name of every scratch worktree directory; the
-// process id that follows it tells a live session's worktree from one an
-// earlier, killed session left behind.
+// scratchPrefix starts the name of every scratch directory; the process
+// id that follows it tells a live session's checkout from one an earlier,
+// killed session left behind.
 const scratchPrefix = "mbench-rev-"
 
 // scratchName matches a scratch directory's name and captures the id of
@@ -90,8 +90,8 @@ func Resolve(ctx context.Context, dir, rev string) (Revision, error) {
 // dir in it, with a function that removes the checkout. For WorkingTree it
 // returns dir itself and a cleanup that does nothing.
 //
-// The caller must call cleanup, also when ctx has been cancelled: it runs
-// git without ctx, so an interrupted session still removes its worktree.
+// The caller must call cleanup, also when ctx has been cancelled: it does
+// not depend on ctx, so an interrupted session still removes its checkout.
 // Calling it more than once is safe. When Checkout fails it has already
 // cleaned up, and cleanup is nil.
 func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func(), err error) {
