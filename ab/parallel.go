@@ -401,7 +401,7 @@ func (s *ParallelSession) Run(ctx context.Context, log io.Writer) (*ParallelResu
 	}
 	res := &ParallelResult{ID: s.ID, Old: s.Old, New: s.New, Pairs: s.stored, Skews: skews, Status: status, Warnings: s.warnings}
 	if s.cfg.CmdOld != "" && s.cfg.MetricRE != nil {
-		res.Unit = s.cfg.unit()
+		_, res.Unit = benchunit.Tidy(1, s.cfg.unit())
 	}
 	return res, err
 }
@@ -431,6 +431,15 @@ func (s *ParallelSession) commands(ctx context.Context, log io.Writer) ([]float6
 	}
 	unit, n := cfg.unit(), 1
 	key := bench.Key{Package: "command", Name: "Command"}
+	// A value is stored in the unit compare reads it in (ns/op as
+	// sec/op), and in the unit it was printed in.
+	values := func(x float64) []bench.Value {
+		v, u := benchunit.Tidy(x, unit)
+		if u == unit {
+			return []bench.Value{{Value: v, Unit: u}}
+		}
+		return []bench.Value{{Value: v, Unit: u, OrigUnit: unit, OrigValue: x}}
+	}
 	rng := mrand.New(mrand.NewPCG(cfg.Seed, 0x63707573))
 	var skews []float64
 	for r := 1; r <= cfg.Runs; r++ {
@@ -452,8 +461,8 @@ func (s *ParallelSession) commands(ctx context.Context, log io.Writer) ([]float6
 				phase = bench.Warmup
 			}
 			coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: p.Iteration, Phase: phase}
-			old := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.Old, Unit: unit}}}
-			new := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.New, Unit: unit}}}
+			old := bench.Measurement{Key: key, Coord: coord, N: n, Values: values(p.Old)}
+			new := bench.Measurement{Key: key, Coord: coord, N: n, Values: values(p.New)}
 			if storeErr = s.add([]bench.Measurement{old}, []bench.Measurement{new}); storeErr != nil {
 				return false
 			}

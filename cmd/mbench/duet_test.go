@@ -25,8 +25,9 @@ func TestDuetCommands(t *testing.T) {
 		return code, stdout.String(), stderr.String()
 	}
 	// The values are numbers the commands print, so that the verdict does
-	// not depend on how busy the machine is.
-	code, out, errOut := call("-fail", "-cmd-old", "echo score: 10", "-cmd-new", "echo score: 30", "-metric-re", "score: ([0-9]+)", "-unit", "sec/op",
+	// not depend on how busy the machine is; in ns/op, which the report
+	// and compare read as sec/op.
+	code, out, errOut := call("-fail", "-cmd-old", "echo score: 10", "-cmd-new", "echo score: 30", "-metric-re", "score: ([0-9]+)", "-unit", "ns/op",
 		"-old-label", "fast", "-new-label", "slow")
 	if code != exitRegression || !strings.Contains(out, "slower") {
 		t.Errorf("slower command: exit %d, want %d\n%s%s", code, exitRegression, out, errOut)
@@ -39,7 +40,7 @@ func TestDuetCommands(t *testing.T) {
 		t.Errorf("A/A: exit %d, want %d\n%s%s", code, exitOK, out, errOut)
 	}
 	var stdout, stderr bytes.Buffer
-	code = mbench([]string{"compare", "-db", db, "-metric", "sec/op", "fast", "slow"}, &stdout, &stderr)
+	code = mbench([]string{"compare", "-db", db, "-metric", "ns/op", "fast", "slow"}, &stdout, &stderr)
 	if code != exitOK || !strings.Contains(stdout.String(), "duet of slow vs fast") || !strings.Contains(stdout.String(), "slower") {
 		t.Errorf("compare of the stored duet: exit %d\n%s%s", code, &stdout, &stderr)
 	}
