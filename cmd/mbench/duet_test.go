@@ -180,21 +180,44 @@ func TestDuetInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) && !strings.Contains(out.String(), "in both versions") {
-		time.Sleep(50 * time.Millisecond)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// Poll the store, not the clock: interrupt once a run of pairs is
+	// stored. The deadline only guards against a hang.
+	var st *store.Store
+	defer func() {
+		if st != nil {
+			st.Close()
+		}
+	}()
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no pair stored after 5 minutes")
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("duet ended before the interrupt: %v\n%s", err, &out)
+		default:
+		}
+		if st == nil {
+			if _, err := os.Stat(db); err != nil {
+				continue
+			}
+			var err error
+			if st, err = store.Open(db); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if runs, err := st.Runs(); err == nil && len(runs) == 2 && runs[0].Measurements > 0 {
+			break
+		}
 	}
-	time.Sleep(3 * time.Second)
 	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
+	err := <-exited
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitError {
 		t.Errorf("interrupted duet: %v, want exit %d\n%s", err, exitError, &out)
 	}
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	runs, err := st.Runs()
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("stored runs: %v, %v; want the two halves", runs, err)
