@@ -149,9 +149,11 @@ func TestKilled(t *testing.T) {
 			}
 			// Processes the session started may still be finishing
 			// their work; none may be left for long.
-			for deadline := time.Now().Add(time.Minute); ; {
+			killed := time.Now()
+			for deadline := killed.Add(time.Minute); ; {
 				left := orphans(t)
 				if len(left) == 0 {
+					t.Logf("the last process the session started ended %v after the kill", time.Since(killed).Round(time.Millisecond))
 					break
 				}
 				if time.Now().After(deadline) {
