@@ -73,7 +73,10 @@ func Resolve(ctx context.Context, dir, rev string) (Revision, error) {
 	}
 	r.Short = r.Commit[:min(12, len(r.Commit))]
 	if rev == WorkingTree {
-		status, err := git(ctx, top, "status", "--porcelain", "--untracked-files=no")
+		// git status refreshes a stale index and writes it, under
+		// index.lock, which an interrupt could leave behind in the
+		// user's repository; --no-optional-locks reads only.
+		status, err := git(ctx, top, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
 		if err != nil {
 			return Revision{}, err
 		}

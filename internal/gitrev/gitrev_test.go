@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // repo makes a git repository with two commits of sub/v.txt ("1", then
@@ -289,5 +290,30 @@ func TestKilled(t *testing.T) {
 	cleanup()
 	if _, err := os.Stat(got); !os.IsNotExist(err) {
 		t.Errorf("the killed process's checkout %s is left: %v", got, err)
+	}
+}
+
+// TestResolveLeavesIndex: resolving the working tree never writes the
+// user's index, so an interrupt cannot leave its lock behind (git status
+// would refresh a stale index, taking .git/index.lock to write it).
+func TestResolveLeavesIndex(t *testing.T) {
+	dir := repo(t)
+	index := filepath.Join(dir, ".git", "index")
+	before := read(t, index)
+	// A tracked file whose time changed but whose content did not: the
+	// index's stat data are stale.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "sub", "v.txt"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Resolve(context.Background(), dir, WorkingTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Dirty {
+		t.Errorf("a file with a new time and the same content makes the tree dirty")
+	}
+	if read(t, index) != before {
+		t.Error("Resolve wrote the index")
 	}
 }
