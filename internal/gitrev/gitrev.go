@@ -152,9 +152,11 @@ func remove(top, wt string) {
 
 // removeStale removes what processes which no longer run left behind:
 // scratch directories in the system's temporary directory, and scratch
-// worktrees of top that earlier versions of this package registered
-// (pruning the records of those whose directories are gone). Failures are
-// ignored: stale scratch directories cost disk space, not correctness.
+// worktrees of top that earlier versions of this package registered (also
+// those whose directories are gone). Other worktrees are the user's and
+// stay registered, also when their directories are missing (a worktree on
+// a disk not mounted now). Failures are ignored: stale scratch directories
+// cost disk space, not correctness.
 func removeStale(ctx context.Context, top string) {
 	list, err := git(ctx, top, "worktree", "list", "--porcelain")
 	if err != nil {
@@ -174,7 +176,6 @@ func removeStale(ctx context.Context, top string) {
 			remove(top, path)
 		}
 	}
-	git(ctx, top, "worktree", "prune")
 	entries, _ := os.ReadDir(tmp)
 	for _, e := range entries {
 		m := scratchName.FindStringSubmatch(e.Name())

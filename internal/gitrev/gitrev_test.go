@@ -317,3 +317,22 @@ func TestResolveLeavesIndex(t *testing.T) {
 		t.Error("Resolve wrote the index")
 	}
 }
+
+// TestUserWorktreeKept: a worktree of the user's whose directory is
+// missing (on a disk not mounted now) stays registered through Checkout.
+func TestUserWorktreeKept(t *testing.T) {
+	dir := repo(t)
+	wt := filepath.Join(t.TempDir(), "elsewhere")
+	run(t, dir, "worktree", "add", "--detach", wt, "HEAD")
+	if err := os.RemoveAll(wt); err != nil {
+		t.Fatal(err)
+	}
+	_, cleanup, err := Checkout(context.Background(), dir, "HEAD~1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanup()
+	if n := worktrees(t, dir); n != 2 {
+		t.Errorf("git lists %d worktrees, want the repository and the user's:\n%s", n, run(t, dir, "worktree", "list"))
+	}
+}
