@@ -42,11 +42,13 @@ type Options struct {
 	Resume string
 	// Platform describes the machine; nil means run.Detect's.
 	Platform *run.Platform
-	// Log receives the build's progress and the line that starts the
-	// session; nil discards them. With Verbose, it receives the rounds as
+	// Head receives the description of the machine (run.Platform's
+	// Header) once the versions are built, before the session starts; nil
+	// discards it. Log receives the build's progress and the line that
+	// starts the session; nil discards them. With Verbose, it receives the rounds as
 	// they start too (Config.Log).
-	Log     io.Writer
-	Verbose bool
+	Head, Log io.Writer
+	Verbose   bool
 }
 
 // DefaultOptions are the options of `mbench ab` without flags: the
@@ -122,6 +124,9 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	}
 	if c.OldLabel == c.NewLabel {
 		c.NewLabel += " (new)"
+	}
+	if o.Head != nil {
+		fmt.Fprint(o.Head, platform.Header())
 	}
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "%s against %s, interleaved, %d to %d rounds per benchmark\n", c.NewLabel, c.OldLabel, c.MinRounds, c.MaxRounds)

@@ -112,11 +112,7 @@ func (s *ParallelSession) versions(ctx context.Context, opts run.BuildOptions) (
 	opts.Dir = s.dir
 	version := func(rev, bin string, probe bool) (*Version, error) {
 		if bin != "" {
-			v, err := Prebuilt(bin)
-			if err == nil && probe {
-				s.warnf("prebuilt test binaries carry no probe: %s", errRunFree)
-			}
-			return v, err
+			return Prebuilt(bin)
 		}
 		v, warning, err := buildRevision(ctx, rev, cfg.Packages, opts, probe)
 		if warning != nil {
@@ -124,13 +120,20 @@ func (s *ParallelSession) versions(ctx context.Context, opts run.BuildOptions) (
 		}
 		return v, err
 	}
-	if old, err = version(cfg.OldRev, cfg.OldBin, cfg.Probe); err != nil || cfg.AA {
-		return old, old, err
+	old, err = version(cfg.OldRev, cfg.OldBin, cfg.Probe)
+	new = old
+	if err == nil && !cfg.AA {
+		new, err = version(cfg.NewRev, cfg.NewBin, old.Probed)
+	}
+	if err != nil {
+		return old, new, err
+	}
+	if cfg.OldBin != "" && cfg.Probe {
+		s.warnf("prebuilt test binaries carry no probe: %s", errRunFree)
 	}
 	// A side without the probe makes both run free.
-	new, err = version(cfg.NewRev, cfg.NewBin, old.Probed)
-	if err == nil && old.Probed && !new.Probed {
+	if !new.Probed {
 		old.Probed = false
 	}
-	return old, new, err
+	return old, new, nil
 }

@@ -133,25 +133,19 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 	return func(e *env, args []string) error {
 		if parallel {
 			pc, opts, err := o.Parallel(fs)
-			if err != nil {
-				return usagef("%v", err)
-			}
-			return duetCmd(e, pc, opts, r, args)
+			return duetCmd(e, pc, opts, r, args, err)
 		}
 		ctx, db, wd, platform, stop, err := r.start(e, o.Check(), o.Compare)
 		if err != nil {
 			return err
 		}
 		defer stop()
-		o.Dir, o.Packages, o.Platform, o.Log = wd, args, &platform, prefixWriter{e.stderr}
-		fmt.Fprint(r.head(e), platform.Header())
+		o.Dir, o.Packages, o.Platform, o.Head, o.Log = wd, args, &platform, r.head(e), prefixWriter{e.stderr}
 		sess, runErr := ab.RunInterleaved(ctx, o, db)
 		if sess == nil {
 			return runErr
 		}
-		for _, w := range sess.Warnings {
-			e.warnf("%s", w)
-		}
+		warnAll(e, sess.Warnings)
 		fmt.Fprintf(e.stderr, "mbench: session %s in %s: %d rounds in %v; %s\n", sess.ID, r.db, sess.Rounds, sess.Elapsed.Round(time.Second), sess.Stopped())
 		results, err := sess.Results()
 		if err != nil {
@@ -160,8 +154,16 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err := compare.WriteAll(e.stdout, compare.Format(r.format), results); err != nil {
 			return err
 		}
-		fmt.Fprintf(r.head(e), "\n%s\n", sess.Note())
+		if r.format == string(compare.Text) {
+			fmt.Fprintf(e.stdout, "\n%s\n", sess.Note())
+		}
 		return r.end(ctx, runErr, fmt.Sprintf("every finished process is kept in run %[1]s: the same command with -resume %[1]s goes on, 'mbench compare %[1]s' analyses it", sess.ID), results...)
+	}
+}
+
+func warnAll[T any](e *env, warnings []T) {
+	for _, w := range warnings {
+		e.warnf("%v", w)
 	}
 }
 

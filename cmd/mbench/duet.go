@@ -62,16 +62,14 @@ func setDuetFlags(fs *flag.FlagSet) func(*env, []string) error {
 	parsed := c.Flags(fs, &opts)
 	r.flags(fs, "exit with status 3 when a benchmark got slower")
 	return func(e *env, args []string) error {
-		if err := parsed(); err != nil {
-			return usagef("%v", err)
-		}
-		return duetCmd(e, c, opts, r, args)
+		return duetCmd(e, c, opts, r, args, parsed())
 	}
 }
 
-// duetCmd runs a parallel session, for mbench duet and mbench ab -parallel.
-func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args []string) error {
-	ctx, db, wd, platform, stop, err := r.start(e, c.Check(), opts)
+// duetCmd runs a parallel session, for mbench duet and mbench ab
+// -parallel, unless the flags were invalid: a usage error then.
+func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args []string, invalid error) error {
+	ctx, db, wd, platform, stop, err := r.start(e, cmp.Or(invalid, c.Check()), opts)
 	if err != nil {
 		return err
 	}
@@ -84,9 +82,7 @@ func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args 
 	head := r.head(e)
 	fmt.Fprint(head, platform.Header(), sess.Header())
 	res, runErr := sess.Run(ctx, prefixWriter{e.stderr})
-	for _, w := range res.Warnings {
-		e.warnf("%v", w)
-	}
+	warnAll(e, res.Warnings)
 	fmt.Fprintf(e.stderr, "mbench: %d paired iterations stored in %s as runs %s (old) and %s (new)\n", res.Pairs, r.db, res.Old.ID, res.New.ID)
 	kept := fmt.Sprintf("every finished pair is kept in runs %s and %s", res.Old.ID, res.New.ID)
 	result, notes, err := res.Report(opts)
