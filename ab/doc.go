@@ -57,5 +57,14 @@
 // iterations are committed when the process ends, so an interrupted or
 // killed session keeps every finished process; `mbench compare` analyses
 // the stored session the same way (compare.Interleaved), and Resume goes
-// on where it stopped.
+// on where it stopped. A parallel session (RunParallel, duet benchmarking)
+// stores its two sides as two runs, and commits the pairs of each run of
+// processes, both sides in one transaction, when the run ends: a killed
+// session keeps every finished run, each pair whole.
+//
+// RunInterleaved and NewParallel are the entry points of `mbench ab` and
+// `mbench duet`: they build the versions (revisions are checked out by
+// internal/gitrev, which leaves nothing in the repository even when the
+// process is killed), run the session and store it; Options and
+// ParallelConfig hold what the commands' flags set.
 package ab

@@ -319,14 +319,24 @@ func (c *Config) check() error {
 		return errors.New("ab: no test binary for a version")
 	case c.OldLabel == "" || c.NewLabel == "" || c.OldLabel == c.NewLabel:
 		return fmt.Errorf("ab: the versions need two different labels, have %q and %q", c.OldLabel, c.NewLabel)
-	case c.Iter <= 0:
-		return fmt.Errorf("ab: iteration time %v is not positive", c.Iter)
-	case c.Iterations < 1 || c.Warmup < 0:
-		return fmt.Errorf("ab: %d measured and %d warm-up iterations: want at least one measured", c.Iterations, c.Warmup)
-	case c.MinRounds < 2 || c.MaxRounds < c.MinRounds:
-		return fmt.Errorf("ab: rounds %d to %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
 	case !(c.Compare.Alpha > 0 && c.Compare.Alpha < 1):
 		return fmt.Errorf("ab: alpha %v is not between 0 and 1", c.Compare.Alpha)
+	}
+	return c.checkPlan()
+}
+
+// checkPlan reports iterations, rounds, budgets or a timeout a session
+// cannot run with, naming them by the flags of `mbench ab`.
+func (c *Config) checkPlan() error {
+	switch {
+	case c.Iter <= 0:
+		return fmt.Errorf("-iter %v: want a positive duration", c.Iter)
+	case c.Iterations < 1 || c.Warmup < 0:
+		return fmt.Errorf("-mi %d -wi %d: want at least one measured iteration and no negative warm-up", c.Iterations, c.Warmup)
+	case c.MinRounds < 2 || c.MaxRounds < c.MinRounds:
+		return fmt.Errorf("-min-rounds %d -max-rounds %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
+	case c.Budget < 0 || c.BenchmarkBudget < 0 || c.Timeout <= 0:
+		return fmt.Errorf("-budget %v -budget-per-benchmark %v -timeout %v: want no negative budget and a positive timeout", c.Budget, c.BenchmarkBudget, c.Timeout)
 	}
 	return nil
 }
@@ -713,4 +723,35 @@ func (s *Session) Units() []string {
 		}
 	}
 	return units
+}
+
+// Results compares the session in each unit it measured (Units), as
+// Compare does. A unit with nothing to compare is left out, as long as
+// another has rows: a session interrupted before any allocation was
+// recorded still reports its times.
+func (s *Session) Results() ([]*compare.Result, error) {
+	var out []*compare.Result
+	for _, u := range s.Units() {
+		res, err := s.Compare(u)
+		if err != nil {
+			if len(out) > 0 {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, res)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("nothing to compare")
+	}
+	return out, nil
+}
+
+// Note says what the session's figures hold for, for the end of the text
+// report: the error rate over the whole sequential decision and per look,
+// and how the benchmarks stopped.
+func (s *Session) Note() string {
+	return fmt.Sprintf("interleaved: %d rounds in %v (%s); intervals at %g%% per look, %g%% over the %d looks %v; figures at the GOMAXPROCS in each name",
+		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(),
+		100*(1-s.Sequence.LookAlpha()), 100*(1-s.Sequence.Alpha), len(s.Sequence.Looks), s.Sequence.Looks)
 }

@@ -125,7 +125,11 @@ func TestInterleaved(t *testing.T) {
 		}
 		switch name := row.Key.Name; name {
 		case "Slower", "Parallel":
-			if row.Verdict != compare.Worse || row.Change() < 1 {
+			// Four times the work: the estimate is far above 1 however
+			// busy the machine. Whether 5 or 6 rounds decide it is not
+			// (a loaded machine once left Parallel's interval at
+			// [0.59, 10.4]), but they never say faster or unchanged.
+			if v := row.Verdict; v != compare.Worse && v != compare.Inconclusive || row.Change() < 1 {
 				t.Errorf("%s: %s by %+.1f%% %v, want slower by about +300%%", name, row.Verdict.Word("sec/op"), 100*row.Change(), row.Ratio)
 			}
 		}

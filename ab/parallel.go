@@ -24,6 +24,7 @@ import (
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/store"
+	"golang.org/x/perf/benchunit"
 )
 
 // ParallelConfig configures a parallel A/B session: duet benchmarking
@@ -42,7 +43,7 @@ type ParallelConfig struct {
 	Dir      string
 	Packages []string
 
-	// OldRev and NewRev are git revisions, built in scratch worktrees
+	// OldRev and NewRev are git revisions, built in scratch checkouts
 	// (internal/gitrev) so the working tree is never touched; NewRev "."
 	// is the working tree itself.
 	OldRev, NewRev string
@@ -110,8 +111,9 @@ var DefaultParallelConfig = ParallelConfig{
 	Seed: compare.DefaultOptions.Seed,
 }
 
-// validate reports a configuration that cannot run.
-func (c *ParallelConfig) validate() error {
+// Check reports a configuration that cannot run, naming the options by
+// the flags of `mbench duet`.
+func (c *ParallelConfig) Check() error {
 	modes := 0
 	for _, set := range []bool{c.OldRev != "", c.OldBin != "" || c.NewBin != "", c.CmdOld != "" || c.CmdNew != ""} {
 		if set {
@@ -120,21 +122,32 @@ func (c *ParallelConfig) validate() error {
 	}
 	switch {
 	case modes != 1:
-		return errors.New("ab: give the old version once: a revision, a prebuilt binary or a command")
+		return errors.New("give the old version once: -old REV, -old-bin FILE (with -new-bin), or -cmd-old CMD (with -cmd-new)")
 	case c.OldRev != "" && c.NewRev == "" && !c.AA, c.OldBin != "" && c.NewBin == "" && !c.AA, c.CmdOld != "" && c.CmdNew == "" && !c.AA:
-		return errors.New("ab: the new version is missing")
+		return errors.New("the new version is missing: give -new-bin or -cmd-new, or -aa")
 	case c.Runs < 2:
-		return fmt.Errorf("ab: %d runs: want at least 2 (the interval is over runs)", c.Runs)
+		return fmt.Errorf("-runs %d: want at least 2 (the interval is over runs)", c.Runs)
 	case c.Iters < 1 || c.Warmup < 0:
-		return fmt.Errorf("ab: %d iterations, %d warm-up: want at least one measured iteration and no negative warm-up", c.Iters, c.Warmup)
+		return fmt.Errorf("-iters %d -warmup %d: want at least one measured iteration and no negative warm-up", c.Iters, c.Warmup)
 	case c.Iter <= 0:
-		return fmt.Errorf("ab: iteration time %v: want a positive duration", c.Iter)
+		return fmt.Errorf("-iter %v: want a positive duration", c.Iter)
 	case c.CPUs[0] == c.CPUs[1]:
-		return fmt.Errorf("ab: CPUs %d and %d: want two different CPUs", c.CPUs[0], c.CPUs[1])
+		return fmt.Errorf("-cpus %d,%d: want two different CPUs, e.g. 0,1", c.CPUs[0], c.CPUs[1])
+	case c.MetricRE != nil && c.CmdOld == "":
+		return errors.New("-metric-re applies to -cmd-old and -cmd-new")
 	case c.MetricRE != nil && c.MetricRE.NumSubexp() < 1:
-		return fmt.Errorf("ab: metric %q: want a submatch around the number", c.MetricRE)
+		return fmt.Errorf("-metric-re %q: want a submatch around the number, e.g. 'score: ([0-9.]+)'", c.MetricRE)
 	}
 	return nil
+}
+
+// ParseCPUs parses the two CPUs of a parallel session, as "0,1".
+func ParseCPUs(s string) ([2]int, error) {
+	cpus, err := run.ParseCPUList(s)
+	if err != nil || len(cpus) != 2 || cpus[0] == cpus[1] {
+		return [2]int{}, fmt.Errorf("-cpus %q: want two different CPUs, e.g. 0,1", s)
+	}
+	return [2]int{cpus[0], cpus[1]}, nil
 }
 
 // unit is the unit of a command's values.
@@ -176,6 +189,9 @@ type ParallelResult struct {
 	Old, New *bench.Run
 	// Pairs is the number of paired iterations stored.
 	Pairs int
+	// Unit is the unit of a session of commands whose values are a
+	// number in their output, "" otherwise.
+	Unit string
 	// Skews holds the start skew of each measured pair, as a fraction of
 	// its iteration: how well the pairing held.
 	Skews []float64
@@ -186,6 +202,34 @@ type ParallelResult struct {
 	// missing, benchmarks in one version only, benchmarks that failed and
 	// were left out.
 	Warnings []error
+}
+
+// Report compares the result's two runs with opts, in the unit of a
+// command's values when the session measured them, and returns the
+// comparison with what only a parallel session knows, for the end of the
+// text report (ParallelNotes, and ParallelCPUNote for wall time).
+func (r *ParallelResult) Report(opts compare.Options) (res *compare.Result, notes string, err error) {
+	if r.Pairs == 0 {
+		return nil, "", errors.New("no paired iteration was measured")
+	}
+	if r.Unit != "" {
+		opts.Metric = r.Unit
+	}
+	_, unit := benchunit.Tidy(1, opts.Metric)
+	if unit == "cpu-sec/op" && !r.CPUTimes() {
+		return nil, "", errors.New("-metric cpu-sec/op: no CPU times were measured (they need the testing probe; not for prebuilt binaries or commands)")
+	}
+	if res, err = compare.Compare(r.Old, r.New, opts); err != nil {
+		return nil, "", err
+	}
+	notes = ParallelNotes(res, r.Skews)
+	if unit == "sec/op" && r.CPUTimes() {
+		opts.Metric = "cpu-sec/op"
+		if cpu, err := compare.Compare(r.Old, r.New, opts); err == nil {
+			notes += ParallelCPUNote(res, cpu)
+		}
+	}
+	return res, notes, nil
 }
 
 // CPUTimes reports whether the pairs carry the processes' CPU time
@@ -217,11 +261,16 @@ func RunParallel(ctx context.Context, cfg ParallelConfig, db *store.Store, log i
 
 // NewParallel checks cfg, resolves its revisions and creates the session's
 // two runs in db.
-func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (*ParallelSession, error) {
-	if err := cfg.validate(); err != nil {
+func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (_ *ParallelSession, err error) {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	s := &ParallelSession{cfg: cfg, db: db, dir: cfg.Dir}
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("interrupted before the session started: %w", err)
+		}
+	}()
 	if s.dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -307,6 +356,14 @@ func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (*Par
 	return s, nil
 }
 
+// Header describes the session for the head of its report: its id, the
+// two versions and their runs, and the plan of runs and CPUs.
+func (s *ParallelSession) Header() string {
+	c := &s.cfg
+	return fmt.Sprintf("duet %s: old %s (run %s), new %s (run %s); %d runs × %d iterations (+%d warm-up), CPUs %d and %d\n\n",
+		s.ID, s.Old.Label, s.Old.ID, s.New.Label, s.New.ID, c.Runs, c.Iters, c.Warmup, c.CPUs[0], c.CPUs[1])
+}
+
 // Run runs the session once, logging progress to log (which may be nil),
 // and marks the two runs complete, interrupted or failed in the store.
 // Every pair is stored before Run returns, also when ctx is cancelled;
@@ -343,21 +400,21 @@ func (s *ParallelSession) Run(ctx context.Context, log io.Writer) (*ParallelResu
 		}
 	}
 	res := &ParallelResult{ID: s.ID, Old: s.Old, New: s.New, Pairs: s.stored, Skews: skews, Status: status, Warnings: s.warnings}
+	if s.cfg.CmdOld != "" && s.cfg.MetricRE != nil {
+		_, res.Unit = benchunit.Tidy(1, s.cfg.unit())
+	}
 	return res, err
 }
 
-// add stores one paired iteration durably, old side first.
-func (s *ParallelSession) add(old, new bench.Measurement) error {
-	for _, side := range []struct {
-		r *bench.Run
-		m bench.Measurement
-	}{{s.Old, old}, {s.New, new}} {
-		if err := s.db.Append(side.r.ID, side.m); err != nil {
-			return err
-		}
-		side.r.Measurements = append(side.r.Measurements, side.m)
+// add stores paired iterations, old[i] with new[i], durably, both sides in
+// one transaction: a kill keeps both halves of a pair or neither.
+func (s *ParallelSession) add(old, new []bench.Measurement) error {
+	if err := s.db.AppendBatches(store.Batch{Run: s.Old.ID, Measurements: old}, store.Batch{Run: s.New.ID, Measurements: new}); err != nil {
+		return err
 	}
-	s.stored++
+	s.Old.Measurements = append(s.Old.Measurements, old...)
+	s.New.Measurements = append(s.New.Measurements, new...)
+	s.stored += len(old)
 	return nil
 }
 
@@ -374,6 +431,15 @@ func (s *ParallelSession) commands(ctx context.Context, log io.Writer) ([]float6
 	}
 	unit, n := cfg.unit(), 1
 	key := bench.Key{Package: "command", Name: "Command"}
+	// A value is stored in the unit compare reads it in (ns/op as
+	// sec/op), and in the unit it was printed in.
+	values := func(x float64) []bench.Value {
+		v, u := benchunit.Tidy(x, unit)
+		if u == unit {
+			return []bench.Value{{Value: v, Unit: u}}
+		}
+		return []bench.Value{{Value: v, Unit: u, OrigUnit: unit, OrigValue: x}}
+	}
 	rng := mrand.New(mrand.NewPCG(cfg.Seed, 0x63707573))
 	var skews []float64
 	for r := 1; r <= cfg.Runs; r++ {
@@ -395,9 +461,9 @@ func (s *ParallelSession) commands(ctx context.Context, log io.Writer) ([]float6
 				phase = bench.Warmup
 			}
 			coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: p.Iteration, Phase: phase}
-			old := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.Old, Unit: unit}}}
-			new := bench.Measurement{Key: key, Coord: coord, N: n, Values: []bench.Value{{Value: p.New, Unit: unit}}}
-			if storeErr = s.add(old, new); storeErr != nil {
+			old := bench.Measurement{Key: key, Coord: coord, N: n, Values: values(p.Old)}
+			new := bench.Measurement{Key: key, Coord: coord, N: n, Values: values(p.New)}
+			if storeErr = s.add([]bench.Measurement{old}, []bench.Measurement{new}); storeErr != nil {
 				return false
 			}
 			if phase == bench.Measure && cfg.MetricRE == nil {
@@ -425,17 +491,13 @@ type parallelTarget struct {
 // benchmarks runs the session of the two versions' test binaries.
 func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]float64, error) {
 	cfg := &s.cfg
-	v, err := build(ctx, buildSpec{
-		dir: s.dir, patterns: cfg.Packages,
-		oldRev: cfg.OldRev, newRev: cfg.NewRev, oldBin: cfg.OldBin, newBin: cfg.NewBin, same: cfg.AA,
-		probe: cfg.Probe,
-		opts:  run.BuildOptions{Tags: cfg.Tags, GCFlags: cfg.GCFlags, CacheDir: cfg.CacheDir, Log: log},
-	})
-	defer v.cleanup()
-	s.warnings = append(s.warnings, v.warnings...)
+	oldV, newV, err := s.versions(ctx, run.BuildOptions{Tags: cfg.Tags, GCFlags: cfg.GCFlags, CacheDir: cfg.CacheDir, Log: log})
+	defer oldV.Close()
+	defer newV.Close()
 	if err != nil {
 		return nil, err
 	}
+	probed := oldV.Probed
 
 	// The benchmarks of both versions, discovered as they will run:
 	// pinned to one CPU.
@@ -454,11 +516,11 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 		}
 		return byKey, keys, nil
 	}
-	olds, oldKeys, err := discover(v.old, cfg.CPUs[0])
+	olds, oldKeys, err := discover(oldV.Binaries, cfg.CPUs[0])
 	if err != nil {
 		return nil, err
 	}
-	news, _, err := discover(v.new, cfg.CPUs[1])
+	news, _, err := discover(newV.Binaries, cfg.CPUs[1])
 	if err != nil {
 		return nil, err
 	}
@@ -529,25 +591,30 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 				return true
 			}
 			var runErr error
-			if v.probed {
+			if probed {
 				_, runErr = duet.RunPair(ctx, spec, collect)
 			} else {
 				_, runErr = duet.RunFree(ctx, spec, collect)
 			}
+			// The run's pairs are stored in one transaction: a kill
+			// keeps every run of processes that ended, whole.
+			olds, news := make([]bench.Measurement, len(pairs)), make([]bench.Measurement, len(pairs))
 			for i, p := range pairs {
 				phase := bench.Measure
 				if i < cfg.Warmup {
 					phase = bench.Warmup
 				}
 				coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: i, Phase: phase}
-				if err := s.add(parallelMeasurement(t.old.Key, coord, p.Old, cfg.Benchmem), parallelMeasurement(t.old.Key, coord, p.New, cfg.Benchmem)); err != nil {
-					return skews, fmt.Errorf("storing a pair: %w", err)
-				}
+				olds[i] = parallelMeasurement(t.old.Key, coord, p.Old, cfg.Benchmem)
+				news[i] = parallelMeasurement(t.old.Key, coord, p.New, cfg.Benchmem)
 				if phase == bench.Measure {
 					if it := (p.Old.Duration + p.New.Duration) / 2; it > 0 {
 						skews = append(skews, p.Skew().Seconds()/it.Seconds())
 					}
 				}
+			}
+			if err := s.add(olds, news); err != nil {
+				return skews, fmt.Errorf("storing a run's pairs: %w", err)
 			}
 			switch {
 			case ctx.Err() != nil:

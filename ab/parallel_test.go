@@ -356,3 +356,28 @@ func TestParallelNotes(t *testing.T) {
 		t.Errorf("notes without data: %q, want an empty line", got)
 	}
 }
+
+// TestParallelAddWhole: the two halves of paired iterations are stored
+// together or not at all; a failure on the new side stores nothing on the
+// old one.
+func TestParallelAddWhole(t *testing.T) {
+	db := openStore(t)
+	old := &bench.Run{Label: "old"}
+	id, err := db.CreateRun(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.ID = id
+	s := &ParallelSession{db: db, Old: old, New: &bench.Run{ID: "nosuchrun"}}
+	m := bench.Measurement{Key: bench.Key{Name: "X"}, N: 1, Values: []bench.Value{{Value: 1, Unit: "sec/op"}}}
+	if err := s.add([]bench.Measurement{m, m}, []bench.Measurement{m, m}); err == nil {
+		t.Fatal("storing into a run that does not exist: no error")
+	}
+	r, err := db.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Measurements) != 0 || len(s.Old.Measurements) != 0 || s.stored != 0 {
+		t.Errorf("the old side holds %d measurements (%d in memory, %d counted), want none", len(r.Measurements), len(s.Old.Measurements), s.stored)
+	}
+}

@@ -2,7 +2,9 @@ package ab
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/mbench/mbench/internal/gitrev"
@@ -10,7 +12,7 @@ import (
 )
 
 // A Version is one side of a comparison: the test binaries of a git
-// revision, built from a scratch worktree, or a prebuilt test binary.
+// revision, built from a scratch checkout, or a prebuilt test binary.
 type Version struct {
 	// Label names the version in the store and the report: the revision
 	// as given, or the binary's file name.
@@ -21,15 +23,18 @@ type Version struct {
 	Dirty  bool
 	// Binaries are the test binaries, one per package with tests.
 	Binaries []run.Binary
+	// Probed reports whether the binaries carry the duet probe
+	// (run.BuildProbed).
+	Probed bool
 
 	cleanup func()
 }
 
-// Close removes the version's worktree, if it has one. Benchmarks run in
+// Close removes the version's checkout, if it has one. Benchmarks run in
 // their package's source directory, so the version must stay open while
-// they run. Close is safe to call more than once.
+// they run. Close is safe to call more than once, and on nil.
 func (v *Version) Close() {
-	if v.cleanup != nil {
+	if v != nil && v.cleanup != nil {
 		v.cleanup()
 		v.cleanup = nil
 	}
@@ -38,38 +43,97 @@ func (v *Version) Close() {
 // BuildRevision builds the test binaries of the packages matching patterns
 // at revision rev of the git repository containing opts.Dir; rev
 // gitrev.WorkingTree builds the working tree as it is. Any other revision
-// is checked out in a scratch worktree, so the working tree, index and
-// branches are never touched.
+// is checked out in a scratch directory (gitrev.Checkout), so the working
+// tree, index and branches are never touched.
 func BuildRevision(ctx context.Context, rev string, patterns []string, opts run.BuildOptions) (*Version, error) {
+	v, _, err := buildRevision(ctx, rev, patterns, opts, false)
+	return v, err
+}
+
+// errRunFree follows a warning that the two sides cannot run with the probe.
+const errRunFree = "the two sides run free, paired by iteration index, without a barrier or filler"
+
+// buildRevision is BuildRevision, with the probe when probe is set. When
+// the toolchain does not fit the probe, it builds without it and returns
+// a warning that says so.
+func buildRevision(ctx context.Context, rev string, patterns []string, opts run.BuildOptions, probe bool) (v *Version, warning error, err error) {
 	r, err := gitrev.Resolve(ctx, opts.Dir, rev)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir, cleanup, err := gitrev.Checkout(ctx, opts.Dir, rev)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	v := &Version{Label: rev, Commit: r.Commit, Dirty: r.Dirty, cleanup: cleanup}
+	v = &Version{Label: rev, Commit: r.Commit, Dirty: r.Dirty, Probed: probe, cleanup: cleanup}
 	if rev == gitrev.WorkingTree {
 		v.Label = r.Short
 	}
 	opts.Dir = dir
-	if v.Binaries, err = run.Build(ctx, opts, patterns); err != nil {
+	if probe {
+		v.Binaries, err = run.BuildProbed(ctx, opts, patterns)
+		if errors.Is(err, run.ErrNoProbe) {
+			warning = fmt.Errorf("%v\n%s", err, errRunFree)
+			v.Probed = false
+		}
+	}
+	if !v.Probed {
+		v.Binaries, err = run.Build(ctx, opts, patterns)
+	}
+	if err != nil {
 		v.Close()
-		return nil, fmt.Errorf("building %s: %w", rev, err)
+		return nil, nil, fmt.Errorf("building %s: %w", rev, err)
 	}
 	if len(v.Binaries) == 0 {
 		v.Close()
-		return nil, fmt.Errorf("%s: no package matching %v has tests", rev, patterns)
+		return nil, nil, fmt.Errorf("%s: no package matching %v has tests", rev, patterns)
 	}
-	return v, nil
+	return v, warning, nil
 }
 
-// Prebuilt is a version given as a prebuilt test binary.
+// Prebuilt is a version given as a prebuilt test binary, run in its own
+// directory.
 func Prebuilt(path string) (*Version, error) {
-	bins, err := prebuilt(path)
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	return &Version{Label: filepath.Base(path), Binaries: bins}, nil
+	if st, err := os.Stat(abs); err != nil || st.IsDir() {
+		return nil, fmt.Errorf("test binary %s: not a file", path)
+	}
+	return &Version{Label: filepath.Base(path), Binaries: []run.Binary{{Path: abs, Dir: filepath.Dir(abs)}}}, nil
+}
+
+// versions builds or finds the two versions of a parallel session, with
+// the probe when cfg asks for it and both versions can carry it. The
+// caller closes both, also when versions fails.
+func (s *ParallelSession) versions(ctx context.Context, opts run.BuildOptions) (old, new *Version, err error) {
+	cfg := &s.cfg
+	opts.Dir = s.dir
+	version := func(rev, bin string, probe bool) (*Version, error) {
+		if bin != "" {
+			return Prebuilt(bin)
+		}
+		v, warning, err := buildRevision(ctx, rev, cfg.Packages, opts, probe)
+		if warning != nil {
+			s.warnings = append(s.warnings, warning)
+		}
+		return v, err
+	}
+	old, err = version(cfg.OldRev, cfg.OldBin, cfg.Probe)
+	new = old
+	if err == nil && !cfg.AA {
+		new, err = version(cfg.NewRev, cfg.NewBin, old.Probed)
+	}
+	if err != nil {
+		return old, new, err
+	}
+	if cfg.OldBin != "" && cfg.Probe {
+		s.warnf("prebuilt test binaries carry no probe: %s", errRunFree)
+	}
+	// A side without the probe makes both run free.
+	if !new.Probed {
+		old.Probed = false
+	}
+	return old, new, nil
 }

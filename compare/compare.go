@@ -43,7 +43,6 @@ import (
 	"sync"
 
 	"github.com/mbench/mbench/bench"
-	"github.com/mbench/mbench/duet"
 	"github.com/mbench/mbench/stats"
 	"golang.org/x/perf/benchunit"
 )
@@ -577,19 +576,19 @@ func Paired(old, new *bench.Run) bool {
 
 // pairedRow fills in the row of a duet: the iterations of the two sides
 // that share a fork coordinate and an index ran at the same time, and
-// duet.Analyze takes their ratios.
+// AnalyzePairs takes their ratios.
 func pairedRow(row *Row, o, n *bench.Sample, opts Options, better int) {
 	row.Method = "duet"
 	newFork := make(map[bench.ForkID][]float64)
 	for i, id := range n.IDs {
 		newFork[id] = n.Forks[i]
 	}
-	var runs [][]duet.Value
+	var runs [][]Pair
 	for i, id := range o.IDs {
 		nf := newFork[id]
-		var run []duet.Value
+		var run []Pair
 		for j := range min(len(o.Forks[i]), len(nf)) {
-			run = append(run, duet.Value{Old: o.Forks[i][j], New: nf[j]})
+			run = append(run, Pair{Old: o.Forks[i][j], New: nf[j]})
 		}
 		if len(run) > 0 {
 			runs = append(runs, run)
@@ -597,12 +596,12 @@ func pairedRow(row *Row, o, n *bench.Sample, opts Options, better int) {
 	}
 	h := fnv.New64a()
 	h.Write([]byte(row.Key.String()))
-	ao := duet.DefaultAnalysisOptions
+	ao := DefaultPairedOptions
 	ao.Level, ao.Replicates, ao.Seed = 1-opts.Alpha, opts.Replicates, opts.Seed^h.Sum64()
 	nan := stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: ao.Level}
 	row.Ratio = nan
 	row.Resolution = math.NaN()
-	a, err := duet.Analyze(runs, ao)
+	a, err := AnalyzePairs(runs, ao)
 	if err != nil {
 		row.Verdict = TooFew
 		row.Note = err.Error()

@@ -6,13 +6,14 @@
 // cancels in the ratio of each pair of iterations.
 //
 // [RunPair] executes one run: two processes of test binaries built with
-// the testing-package probe ([Build]), synchronised at a barrier before
+// the testing-package probe (internal/probe), synchronised at a barrier before
 // every timed iteration, the side that finishes first kept busy by its own
 // benchmark until the other finishes (Bulej et al. 2020, section 4.4). Each paired
 // iteration is handed to the caller as soon as both sides have reported
 // it. [RunFree] is the fallback for binaries without the probe (result
-// lines paired by index), [RunCommands] runs two whole programs, and
-// [Analyze] turns paired values into a ratio with a confidence interval.
+// lines paired by index), and [RunCommands] runs two whole programs.
+// The analysis of the pairs, a ratio with a confidence interval, is
+// compare.AnalyzePairs.
 package duet
 
 import (

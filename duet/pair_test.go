@@ -40,7 +40,7 @@ var fixtureBinaries = sync.OnceValues(func() ([2]run.Binary, error) {
 	}
 	fixtureCache = cache
 	opts := run.BuildOptions{Dir: dir, CacheDir: cache}
-	probed, err := Build(context.Background(), opts, []string{"."})
+	probed, err := run.BuildProbed(context.Background(), opts, []string{"."})
 	if err != nil {
 		return bins, err
 	}
@@ -179,8 +179,11 @@ func TestRunPairPaired(t *testing.T) {
 			}
 			switch it.Key.Name {
 			case "Alloc":
-				if it.MemAllocs != 3*n || it.MemBytes != 3*64*n {
-					t.Errorf("Alloc: %d allocations of %d bytes, want %d of %d", it.MemAllocs, it.MemBytes, 3*n, 3*64*n)
+				// The runtime may allocate a few bytes of its own
+				// during the timed region (seen once: 601 of 38416
+				// bytes on a loaded machine).
+				if it.MemAllocs < 3*n || it.MemAllocs > 3*n+2 || it.MemBytes < 3*64*n || it.MemBytes > 3*64*n+64 {
+					t.Errorf("Alloc: %d allocations of %d bytes, want %d of %d (and at most 2 more of the runtime's)", it.MemAllocs, it.MemBytes, 3*n, 3*64*n)
 				}
 			case "Work":
 				if it.Extra["n"] != n || it.MemAllocs != 0 {

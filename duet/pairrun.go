@@ -335,7 +335,7 @@ func (d *duetRun) diagnose() error {
 	}
 	for i, s := range d.sides {
 		if !s.hello && !d.stoppedByUs(s) {
-			return d.errorf(sideNames[i], "the test binary did not report through the probe: build it with duet.Build")
+			return d.errorf(sideNames[i], "the test binary did not report through the probe: build it with run.BuildProbed")
 		}
 	}
 	for i, s := range d.sides {

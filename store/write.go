@@ -113,15 +113,33 @@ func newID() string {
 // after loses none of them, and neither does a power failure (see the
 // package comment). When it returns an error none of them are stored.
 func (s *Store) Append(id string, ms ...bench.Measurement) error {
+	return s.AppendBatches(Batch{Run: id, Measurements: ms})
+}
+
+// A Batch is measurements of one run, for AppendBatches.
+type Batch struct {
+	Run          string
+	Measurements []bench.Measurement
+}
+
+// AppendBatches stores the batches, in order, in one transaction, as
+// Append stores one: all of them or, when it returns an error, none. The
+// two halves of a paired measurement, stored in two runs, are kept whole
+// this way.
+func (s *Store) AppendBatches(batches ...Batch) error {
 	// Convert times first, so that bad input fails before any lock is taken.
-	times := make([]sql.NullInt64, 2*len(ms))
-	for i := range ms {
-		var err error
-		if times[2*i], err = nanos(ms[i].Start); err != nil {
-			return fmt.Errorf("store: append to run %s: measurement %d: start %w", id, i, err)
-		}
-		if times[2*i+1], err = nanos(ms[i].End); err != nil {
-			return fmt.Errorf("store: append to run %s: measurement %d: end %w", id, i, err)
+	times := make([][]sql.NullInt64, len(batches))
+	for b, batch := range batches {
+		id, ms := batch.Run, batch.Measurements
+		times[b] = make([]sql.NullInt64, 2*len(ms))
+		for i := range ms {
+			var err error
+			if times[b][2*i], err = nanos(ms[i].Start); err != nil {
+				return fmt.Errorf("store: append to run %s: measurement %d: start %w", id, i, err)
+			}
+			if times[b][2*i+1], err = nanos(ms[i].End); err != nil {
+				return fmt.Errorf("store: append to run %s: measurement %d: end %w", id, i, err)
+			}
 		}
 	}
 
@@ -129,14 +147,32 @@ func (s *Store) Append(id string, ms ...bench.Measurement) error {
 	defer s.mu.Unlock()
 	tx, err := s.db.Begin()
 	if err != nil {
-		return fmt.Errorf("store: append to run %s: %w", id, err)
+		return fmt.Errorf("store: append: %w", err)
 	}
 	defer tx.Rollback()
+	a := appender{s: s, tx: tx}
+	for b, batch := range batches {
+		if err := a.append(batch.Run, batch.Measurements, times[b]); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: append: %w", err)
+	}
+	// Only committed rows may enter the caches.
+	maps.Copy(s.keys, a.keys)
+	maps.Copy(s.configs, a.configs)
+	return nil
+}
+
+// append inserts measurements ms of run id, with their start and end times
+// as nanos converted them, in a's transaction.
+func (a *appender) append(id string, ms []bench.Measurement, times []sql.NullInt64) error {
+	s, tx := a.s, a.tx
 	num, err := s.runNum(tx, id)
 	if err != nil {
 		return fmt.Errorf("store: append: %w", err)
 	}
-	a := appender{s: s, tx: tx}
 	var next int64
 	if len(ms) > 0 {
 		if err := tx.Stmt(s.stmts.nextMeas).QueryRow().Scan(&next); err != nil {
@@ -170,12 +206,6 @@ func (s *Store) Append(id string, ms ...bench.Measurement) error {
 		}
 		next++
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: append to run %s: %w", id, err)
-	}
-	// Only committed rows may enter the caches.
-	maps.Copy(s.keys, a.keys)
-	maps.Copy(s.configs, a.configs)
 	return nil
 }
 

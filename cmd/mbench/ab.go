@@ -1,10 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"slices"
@@ -12,10 +13,9 @@ import (
 	"time"
 
 	"github.com/mbench/mbench/ab"
-	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
-	"github.com/mbench/mbench/internal/gitrev"
 	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/store"
 )
 
 func init() {
@@ -79,260 +79,108 @@ run on one goroutine.
 	})
 }
 
-type abFlags struct {
-	oldRev, newRev     string
-	oldBin, newBin     string
-	oldLabel, newLabel string
-	cfg                ab.Config
-	tags, gcflags      string
-	db, format         string
-	fail, verbose      bool
-	parallel           bool
-	resume             string
-	set                map[string]bool // flags given on the command line
+// report holds the flags of ab and duet that say how to report and
+// where to store.
+type report struct {
+	db, format string
+	fail       bool
+}
+
+func (r *report) flags(fs *flag.FlagSet, failHelp string) {
+	fs.StringVar(&r.db, "db", defaultDB, "result database `path`")
+	fs.StringVar(&r.format, "format", "text", "output `format`: text, markdown, json or csv")
+	fs.BoolVar(&r.fail, "fail", false, failHelp)
+}
+
+// start checks the options (invalid, the options' own check, a usage
+// error), the report's flags and the analysis options, then opens the
+// store and describes the machine, with a context an interrupt cancels.
+// The caller calls stop when the session has ended.
+func (r *report) start(e *env, invalid error, o compare.Options) (ctx context.Context, db *store.Store, wd string, p run.Platform, stop func(), err error) {
+	switch {
+	case invalid != nil:
+		err = usagef("%v", invalid)
+	case !slices.Contains(compare.Formats, compare.Format(r.format)):
+		err = usagef("-format %q: want one of %v", r.format, compare.Formats)
+	default:
+		if err = checkCompareFlags(o); err == nil {
+			db, err = openDB(r.db)
+		}
+	}
+	if err != nil {
+		return
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	wd, _ = os.Getwd()
+	return ctx, db, wd, e.platform(ctx, wd), func() { cancel(); db.Close() }, nil
+}
+
+// head is where the header and notes go: after the text report on
+// stdout; with a machine format on stdout, to stderr, so it stays pure.
+func (r *report) head(e *env) io.Writer {
+	if r.format != string(compare.Text) {
+		return e.stderr
+	}
+	return e.stdout
 }
 
 func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
-	f := &abFlags{cfg: ab.DefaultConfig}
-	c := &f.cfg
-	fs.StringVar(&f.oldRev, "old", "", "old version: a git `revision`")
-	fs.StringVar(&f.newRev, "new", gitrev.WorkingTree, "new version: a git `revision`; . is the working tree")
-	fs.StringVar(&f.oldBin, "old-bin", "", "old version: a prebuilt test `binary`")
-	fs.StringVar(&f.newBin, "new-bin", "", "new version: a prebuilt test `binary`")
-	fs.StringVar(&f.oldLabel, "old-label", "", "`label` of the old version (default: the revision)")
-	fs.StringVar(&f.newLabel, "new-label", "", "`label` of the new version (default: the revision)")
-	fs.StringVar(&c.Bench, "bench", c.Bench, "run only benchmarks matching `regexp`")
-	fs.DurationVar(&c.Iter, "iter", c.Iter, "target `duration` of one iteration")
-	fs.IntVar(&c.Iterations, "mi", c.Iterations, "measured `iterations` per process")
-	fs.IntVar(&c.Warmup, "wi", c.Warmup, "discarded warm-up `iterations` per process")
-	fs.IntVar(&c.MinRounds, "min-rounds", c.MinRounds, "first look: `rounds` before any verdict")
-	fs.IntVar(&c.MaxRounds, "max-rounds", c.MaxRounds, "last look: most `rounds` per benchmark")
-	fs.DurationVar(&c.Budget, "budget", c.Budget, "end the session when the next round would end after `duration` (0: -budget-per-benchmark applies)")
-	fs.DurationVar(&c.BenchmarkBudget, "budget-per-benchmark", c.BenchmarkBudget, "without -budget, the session's limit is this `duration` times the number of benchmarks (0: no limit)")
-	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "end a process that runs longer than `duration`")
-	fs.BoolVar(&c.Benchmem, "benchmem", c.Benchmem, "also compare B/op and allocs/op")
-	fs.StringVar(&f.tags, "tags", "", "build `tags` for go test -c")
-	fs.StringVar(&f.gcflags, "gcflags", "", "`flags` for go test -c -gcflags")
-	fs.StringVar(&f.db, "db", defaultDB, "result database `path`")
-	fs.StringVar(&f.format, "format", "text", "output `format`: text, markdown, json or csv")
-	fs.BoolVar(&f.fail, "fail", false, "exit with status 3 when a benchmark got slower or allocates more")
-	fs.Float64Var(&c.Compare.Alpha, "alpha", c.Compare.Alpha, "error `rate` of the whole sequential decision")
-	fs.Float64Var(&c.Compare.Threshold, "threshold", c.Compare.Threshold, "smallest relative change that matters, as a `fraction`")
-	fs.IntVar(&c.Compare.Replicates, "reps", c.Compare.Replicates, "bootstrap `replicates`")
-	fs.Uint64Var(&c.Compare.Seed, "seed", c.Compare.Seed, "random `seed` of the order and the bootstrap")
-	fs.BoolVar(&f.verbose, "v", false, "print each round as it starts")
-	fs.BoolVar(&f.parallel, "parallel", false, "run the versions side by side on two CPUs (mbench duet)")
-	fs.StringVar(&f.resume, "resume", "", "go on with the interrupted session stored as `run` (give the same versions)")
+	o, r := ab.DefaultOptions, &report{}
+	var parallel bool
+	o.Flags(fs)
+	r.flags(fs, "exit with status 3 when a benchmark got slower or allocates more")
+	fs.BoolVar(&parallel, "parallel", false, "run the versions side by side on two CPUs (mbench duet)")
 	return func(e *env, args []string) error {
-		f.set = map[string]bool{}
-		fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-		if f.parallel {
-			return abParallel(e, f, args)
+		if parallel {
+			pc, opts, err := o.Parallel(fs)
+			return duetCmd(e, pc, opts, r, args, err)
 		}
-		return abCmd(e, f, args)
-	}
-}
-
-// abParallel runs 'mbench ab -parallel' as 'mbench duet' with the same
-// versions and the flags the two modes share; duet's own defaults hold
-// for the rest (10 runs of 10 paired iterations, 99% intervals).
-func abParallel(e *env, f *abFlags, args []string) error {
-	for _, name := range []string{"min-rounds", "budget", "resume"} {
-		if f.set[name] {
-			return usagef("-%s applies to the interleaved mode, not to -parallel", name)
-		}
-	}
-	d := &duetFlags{cfg: ab.DefaultParallelConfig, opts: compare.DefaultOptions, db: f.db, format: f.format, fail: f.fail,
-		cpus: fmt.Sprintf("%d,%d", ab.DefaultParallelConfig.CPUs[0], ab.DefaultParallelConfig.CPUs[1])}
-	c, ac := &d.cfg, &f.cfg
-	c.OldRev, c.NewRev, c.OldBin, c.NewBin = f.oldRev, f.newRev, f.oldBin, f.newBin
-	c.OldLabel, c.NewLabel = f.oldLabel, f.newLabel
-	c.Bench, c.Tags, c.GCFlags, c.Benchmem, c.Verbose = ac.Bench, f.tags, f.gcflags, ac.Benchmem, f.verbose
-	shared := []struct {
-		flag string
-		set  func()
-	}{
-		{"mi", func() { c.Iters = ac.Iterations }},
-		{"wi", func() { c.Warmup = ac.Warmup }},
-		{"iter", func() { c.Iter = ac.Iter }},
-		{"timeout", func() { c.Timeout = ac.Timeout }},
-		{"max-rounds", func() { c.Runs = ac.MaxRounds }},
-		{"alpha", func() { d.opts.Alpha = ac.Compare.Alpha }},
-		{"threshold", func() { d.opts.Threshold = ac.Compare.Threshold }},
-		{"reps", func() { d.opts.Replicates = ac.Compare.Replicates }},
-		{"seed", func() { d.opts.Seed = ac.Compare.Seed }},
-	}
-	for _, s := range shared {
-		if f.set[s.flag] {
-			s.set()
-		}
-	}
-	return duetCmd(e, d, args)
-}
-
-func abCmd(e *env, f *abFlags, args []string) error {
-	c := &f.cfg
-	switch {
-	case (f.oldRev != "") == (f.oldBin != "" || f.newBin != ""):
-		return usagef("give the old version once: -old REV, or -old-bin FILE with -new-bin FILE")
-	case f.oldBin != "" && f.newBin == "", f.oldBin == "" && f.newBin != "":
-		return usagef("-old-bin and -new-bin go together")
-	case c.Iter <= 0:
-		return usagef("-iter %v: want a positive duration", c.Iter)
-	case c.Iterations < 1 || c.Warmup < 0:
-		return usagef("-mi %d -wi %d: want at least one measured iteration and no negative warm-up", c.Iterations, c.Warmup)
-	case c.MinRounds < 2 || c.MaxRounds < c.MinRounds:
-		return usagef("-min-rounds %d -max-rounds %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
-	case c.Budget < 0 || c.BenchmarkBudget < 0 || c.Timeout <= 0:
-		return usagef("-budget %v -budget-per-benchmark %v -timeout %v: want no negative budget and a positive timeout", c.Budget, c.BenchmarkBudget, c.Timeout)
-	case !slices.Contains(compare.Formats, compare.Format(f.format)):
-		return usagef("-format %q: want one of %v", f.format, compare.Formats)
-	}
-	if err := checkCompareFlags(c.Compare); err != nil {
-		return err
-	}
-
-	ctx, stopSignals := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stopSignals()
-	wd, _ := os.Getwd()
-	platform := e.platform(ctx, wd)
-	patterns := args
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
-
-	var old, new *ab.Version
-	var err error
-	if f.oldBin != "" {
-		if old, err = ab.Prebuilt(f.oldBin); err != nil {
-			return err
-		}
-		if new, err = ab.Prebuilt(f.newBin); err != nil {
-			return err
-		}
-	} else {
-		opts := run.BuildOptions{Dir: wd, Tags: f.tags, GCFlags: f.gcflags, Log: prefixWriter{e.stderr}}
-		if old, err = ab.BuildRevision(ctx, f.oldRev, patterns, opts); err != nil {
-			return err
-		}
-		defer old.Close()
-		if new, err = ab.BuildRevision(ctx, f.newRev, patterns, opts); err != nil {
-			return err
-		}
-		defer new.Close()
-	}
-	c.Old, c.New = old.Binaries, new.Binaries
-	c.OldLabel, c.NewLabel = old.Label, new.Label
-	if f.oldLabel != "" {
-		c.OldLabel = f.oldLabel
-	}
-	if f.newLabel != "" {
-		c.NewLabel = f.newLabel
-	}
-	if c.OldLabel == c.NewLabel {
-		c.NewLabel += " (new)"
-	}
-	c.Instance = platform.Host
-	if f.verbose {
-		c.Log = prefixWriter{e.stderr}
-	}
-
-	db, err := openDB(f.db)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	meta := &bench.Run{
-		Label: c.OldLabel + ".." + c.NewLabel, Commit: new.Commit, Dirty: new.Dirty, Toolchain: platform.Go,
-		GOOS: platform.OS, GOARCH: platform.Arch, Host: platform.Host, CPU: platform.CPU, Start: time.Now(),
-		Settings: map[string]string{"ab-old-commit": old.Commit, "ab-new-commit": new.Commit},
-	}
-	head := e.stdout
-	if f.format != string(compare.Text) {
-		head = e.stderr
-	}
-	fmt.Fprint(head, platform.Header())
-	fmt.Fprintf(e.stderr, "mbench: %s against %s, interleaved, %d to %d rounds per benchmark\n", c.NewLabel, c.OldLabel, c.MinRounds, c.MaxRounds)
-
-	var sess *ab.Session
-	var runErr error
-	if f.resume != "" {
-		id, err := db.Resolve(f.resume)
+		ctx, db, wd, platform, stop, err := r.start(e, o.Check(), o.Compare)
 		if err != nil {
-			return fmt.Errorf("-resume: %v", err)
+			return err
 		}
-		sess, runErr = ab.Resume(ctx, *c, db, id)
-	} else {
-		sess, runErr = ab.Interleaved(ctx, *c, db, meta)
-	}
-	if sess == nil {
-		return runErr
-	}
-	for _, w := range sess.Warnings {
-		e.warnf("%s", w)
-	}
-	fmt.Fprintf(e.stderr, "mbench: session %s in %s: %d rounds in %v; %s\n", sess.ID, f.db, sess.Rounds, sess.Elapsed.Round(time.Second), sess.Stopped())
-	results, err := sessionResults(sess)
-	if err != nil {
-		if runErr != nil {
+		defer stop()
+		o.Dir, o.Packages, o.Platform, o.Head, o.Log = wd, args, &platform, r.head(e), prefixWriter{e.stderr}
+		sess, runErr := ab.RunInterleaved(ctx, o, db)
+		if sess == nil {
 			return runErr
 		}
-		return err
+		warnAll(e, sess.Warnings)
+		fmt.Fprintf(e.stderr, "mbench: session %s in %s: %d rounds in %v; %s\n", sess.ID, r.db, sess.Rounds, sess.Elapsed.Round(time.Second), sess.Stopped())
+		results, err := sess.Results()
+		if err != nil {
+			return cmp.Or(runErr, err)
+		}
+		if err := compare.WriteAll(e.stdout, compare.Format(r.format), results); err != nil {
+			return err
+		}
+		if r.format == string(compare.Text) {
+			fmt.Fprintf(e.stdout, "\n%s\n", sess.Note())
+		}
+		return r.end(ctx, runErr, fmt.Sprintf("every finished process is kept in run %[1]s: the same command with -resume %[1]s goes on, 'mbench compare %[1]s' analyses it", sess.ID), results...)
 	}
-	if err := compare.WriteAll(e.stdout, compare.Format(f.format), results); err != nil {
-		return err
+}
+
+func warnAll[T any](e *env, warnings []T) {
+	for _, w := range warnings {
+		e.warnf("%v", w)
 	}
-	if f.format == string(compare.Text) {
-		fmt.Fprintf(e.stdout, "\n%s\n", sessionNote(sess))
+}
+
+// end returns the error a session of ab or duet ends with: the interrupt
+// and what was kept, the session's error, or with -fail the regressions.
+func (r *report) end(ctx context.Context, runErr error, kept string, results ...*compare.Result) error {
+	var regs []compare.Row
+	for _, res := range results {
+		regs = append(regs, res.Regressions()...)
 	}
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("interrupted; every finished process is kept in run %s: the same command with -resume %s goes on, 'mbench compare %s' analyses it",
-			sess.ID, sess.ID, sess.ID)
+		return fmt.Errorf("interrupted; %s", kept)
 	case runErr != nil:
 		return runErr
-	}
-	if f.fail {
-		if regs := regressions(results); len(regs) > 0 {
-			return regressionErrorOf(regs)
-		}
+	case r.fail && len(regs) > 0:
+		return regressionErrorOf(regs)
 	}
 	return nil
-}
-
-// sessionResults compares a session in each unit it measured.
-func sessionResults(sess *ab.Session) ([]*compare.Result, error) {
-	var out []*compare.Result
-	for _, u := range sess.Units() {
-		res, err := sess.Compare(u)
-		if err != nil {
-			if len(out) > 0 {
-				continue // a session interrupted before any allocation was recorded
-			}
-			return nil, err
-		}
-		out = append(out, res)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("nothing to compare")
-	}
-	return out, nil
-}
-
-// sessionNote says what the figures hold for: the error rate over the
-// whole sequential decision and per look, and how the benchmarks stopped.
-func sessionNote(sess *ab.Session) string {
-	return fmt.Sprintf("interleaved: %d rounds in %v (%s); intervals at %g%% per look, %g%% over the %d looks %v; figures at the GOMAXPROCS in each name",
-		sess.Rounds, sess.Elapsed.Round(time.Second), sess.Stopped(),
-		100*(1-sess.Sequence.LookAlpha()), 100*(1-sess.Sequence.Alpha), len(sess.Sequence.Looks), sess.Sequence.Looks)
-}
-
-// regressions returns the rows of results that got worse: slower, or more
-// allocations or bytes.
-func regressions(results []*compare.Result) []compare.Row {
-	var out []compare.Row
-	for _, r := range results {
-		out = append(out, r.Regressions()...)
-	}
-	return out
 }

@@ -1,17 +1,19 @@
 // Package gitrev makes git revisions of a module available as directories,
 // so that two versions can be built and compared side by side.
 //
-// A revision other than the working tree is checked out as a detached
-// worktree in a scratch directory. The user's working tree, index and
-// branches are never touched: git records the worktree under the
-// repository's worktrees directory, with its own HEAD and index, and the
-// cleanup Checkout returns removes both the record and the directory.
+// A revision other than the working tree is checked out in a scratch
+// directory: a clone that borrows the repository's objects (git clone
+// --shared, no copy) with the revision's commit checked out, detached. The
+// user's working tree, index, branches and worktree list are never
+// touched, so nothing is left in the repository even when the process is
+// killed before it can clean up (SIGKILL); the cleanup Checkout returns
+// removes the directory.
 //
-// A process that is killed cannot clean up after itself. Scratch
-// directories are therefore named after the process that made them
-// (mbench-rev-PID-*) in the system's temporary directory, and every
-// Checkout first removes the worktrees of processes that no longer exist
-// and prunes the records of worktrees whose directories are gone.
+// A killed process leaves its scratch directory in the system's temporary
+// directory, though. Scratch directories are therefore named after the
+// process that made them (mbench-rev-PID-*), and every Checkout first
+// removes those of processes that no longer exist, as well as the
+// registered worktrees earlier versions of this package made.
 package gitrev
 
 import (
@@ -34,9 +36,9 @@ import (
 // uncommitted changes included. Checkout returns it without a checkout.
 const WorkingTree = "."
 
-// scratchPrefix starts the name of every scratch worktree directory; the
-// process id that follows it tells a live session's worktree from one an
-// earlier, killed session left behind.
+// scratchPrefix starts the name of every scratch directory; the process
+// id that follows it tells a live session's checkout from one an earlier,
+// killed session left behind.
 const scratchPrefix = "mbench-rev-"
 
 // scratchName matches a scratch directory's name and captures the id of
@@ -72,7 +74,10 @@ func Resolve(ctx context.Context, dir, rev string) (Revision, error) {
 	}
 	r.Short = r.Commit[:min(12, len(r.Commit))]
 	if rev == WorkingTree {
-		status, err := git(ctx, top, "status", "--porcelain", "--untracked-files=no")
+		// git status refreshes a stale index and writes it, under
+		// index.lock, which an interrupt could leave behind in the
+		// user's repository; --no-optional-locks reads only.
+		status, err := git(ctx, top, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
 		if err != nil {
 			return Revision{}, err
 		}
@@ -89,8 +94,8 @@ func Resolve(ctx context.Context, dir, rev string) (Revision, error) {
 // dir in it, with a function that removes the checkout. For WorkingTree it
 // returns dir itself and a cleanup that does nothing.
 //
-// The caller must call cleanup, also when ctx has been cancelled: it runs
-// git without ctx, so an interrupted session still removes its worktree.
+// The caller must call cleanup, also when ctx has been cancelled: it does
+// not depend on ctx, so an interrupted session still removes its checkout.
 // Calling it more than once is safe. When Checkout fails it has already
 // cleaned up, and cleanup is nil.
 func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func(), err error) {
@@ -101,7 +106,8 @@ func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func()
 	if err != nil {
 		return "", nil, err
 	}
-	if _, err := verify(ctx, top, rev); err != nil {
+	commit, err := verify(ctx, top, rev)
+	if err != nil {
 		return "", nil, err
 	}
 	rel, err := filepath.Rel(top, realPath(dir))
@@ -114,12 +120,15 @@ func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func()
 		return "", nil, err
 	}
 	var once sync.Once
-	cleanup = func() { once.Do(func() { remove(top, wt) }) }
-	// --force lets git reuse the record of a worktree at the same path
-	// whose directory has gone; --detach leaves the branches alone.
-	if _, err := git(ctx, top, "worktree", "add", "--detach", "--force", wt, rev); err != nil {
-		// git may have registered the worktree before it failed or was
-		// killed; the cleanup removes the record too.
+	cleanup = func() { once.Do(func() { os.RemoveAll(wt) }) }
+	// A clone, not a worktree: git records a worktree in the repository,
+	// and the record outlives a process killed before its cleanup.
+	// --shared borrows the objects instead of copying them, so the commit
+	// is there even when no branch of the clone reaches it.
+	if _, err = git(ctx, top, "clone", "--quiet", "--shared", "--no-checkout", "--", top, wt); err == nil {
+		_, err = git(ctx, wt, "checkout", "--quiet", "--detach", commit)
+	}
+	if err != nil {
 		cleanup()
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()
@@ -129,9 +138,10 @@ func Checkout(ctx context.Context, dir, rev string) (path string, cleanup func()
 	return filepath.Join(wt, rel), cleanup, nil
 }
 
-// remove removes the worktree at wt of the repository top: its record and
-// its directory. It runs without a context because it must also run after
-// an interrupt has cancelled the session's.
+// remove removes the worktree at wt of the repository top, as earlier
+// versions of this package made them: its record and its directory. It
+// runs without a context because it must also run after an interrupt has
+// cancelled the session's.
 func remove(top, wt string) {
 	ctx := context.Background()
 	git(ctx, top, "worktree", "remove", "--force", wt)
@@ -141,11 +151,13 @@ func remove(top, wt string) {
 	git(ctx, top, "worktree", "prune")
 }
 
-// removeStale removes the scratch worktrees of top that processes which no
-// longer run left behind, and prunes the records of worktrees whose
-// directories are gone (a killed session's scratch directory that the
-// system's temporary directory cleaner removed). Failures are ignored:
-// stale worktrees cost disk space, not correctness.
+// removeStale removes what processes which no longer run left behind:
+// scratch directories in the system's temporary directory, and scratch
+// worktrees of top that earlier versions of this package registered (also
+// those whose directories are gone). Other worktrees are the user's and
+// stay registered, also when their directories are missing (a worktree on
+// a disk not mounted now). Failures are ignored: stale scratch directories
+// cost disk space, not correctness.
 func removeStale(ctx context.Context, top string) {
 	list, err := git(ctx, top, "worktree", "list", "--porcelain")
 	if err != nil {
@@ -165,7 +177,16 @@ func removeStale(ctx context.Context, top string) {
 			remove(top, path)
 		}
 	}
-	git(ctx, top, "worktree", "prune")
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		m := scratchName.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		if pid, err := strconv.Atoi(m[1]); err == nil && !alive(pid) {
+			os.RemoveAll(filepath.Join(tmp, e.Name()))
+		}
+	}
 }
 
 // alive reports whether a process with id pid exists. A process of

@@ -1,6 +1,7 @@
 package gitrev
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // repo makes a git repository with two commits of sub/v.txt ("1", then
@@ -82,8 +84,10 @@ func TestCheckout(t *testing.T) {
 	if v := read(t, filepath.Join(got, "v.txt")); v != "1" {
 		t.Errorf("HEAD~1 checked out at %s holds v.txt %q, want \"1\"", got, v)
 	}
-	if n := worktrees(t, dir); n != 2 {
-		t.Errorf("during the checkout git lists %d worktrees, want 2", n)
+	// The checkout is not registered in the repository: a process
+	// killed before its cleanup leaves nothing there.
+	if n := worktrees(t, dir); n != 1 {
+		t.Errorf("during the checkout git lists %d worktrees, want 1", n)
 	}
 	cleanup()
 	cleanup() // a second call does nothing
@@ -165,9 +169,10 @@ func TestCleanupAfterCancel(t *testing.T) {
 	}
 }
 
-// TestRemoveStale: worktrees that a killed session left behind, one with
-// its directory and one without, are gone after the next Checkout; a live
-// process's worktree stays.
+// TestRemoveStale: worktrees that a killed session of an earlier version
+// left behind, one with its directory and one without, and a killed
+// session's scratch checkout are gone after the next Checkout; a live
+// process's stay.
 func TestRemoveStale(t *testing.T) {
 	dir := repo(t)
 	// A process that has exited and been waited for no longer exists.
@@ -187,6 +192,16 @@ func TestRemoveStale(t *testing.T) {
 	kept, gone := stale(dead), stale(dead)
 	live := stale(os.Getpid())
 	defer remove(realPath(dir), live)
+	scratch := func(pid int) string {
+		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", scratchPrefix, pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(d, "f"), "x")
+		return d
+	}
+	deadClone, liveClone := scratch(dead), scratch(os.Getpid())
+	defer os.RemoveAll(liveClone)
 	if err := os.RemoveAll(gone); err != nil {
 		t.Fatal(err)
 	}
@@ -197,6 +212,12 @@ func TestRemoveStale(t *testing.T) {
 	cleanup()
 	if _, err := os.Stat(kept); !os.IsNotExist(err) {
 		t.Errorf("stale worktree %s left behind: %v", kept, err)
+	}
+	if _, err := os.Stat(deadClone); !os.IsNotExist(err) {
+		t.Errorf("stale scratch checkout %s left behind: %v", deadClone, err)
+	}
+	if _, err := os.Stat(liveClone); err != nil {
+		t.Errorf("a live process's scratch checkout: %v", err)
 	}
 	list := run(t, dir, "worktree", "list", "--porcelain")
 	if strings.Contains(list, filepath.Base(kept)) || strings.Contains(list, filepath.Base(gone)) || !strings.Contains(list, filepath.Base(live)) {
@@ -223,5 +244,95 @@ func TestResolve(t *testing.T) {
 	r, err = Resolve(ctx, dir, WorkingTree)
 	if err != nil || r.Commit != head || r.Short != head[:12]+"-dirty" || !r.Dirty {
 		t.Errorf("Resolve(.) of a dirty tree = %+v, %v; want commit %s, dirty", r, err, head)
+	}
+}
+
+// TestKilled: a process killed (SIGKILL) after its checkout leaves no
+// worktree registered in the repository, and its scratch directory goes
+// with the next Checkout.
+func TestKilled(t *testing.T) {
+	if dir := os.Getenv("GITREV_TEST_CHECKOUT"); dir != "" {
+		got, _, err := Checkout(context.Background(), dir, "HEAD~1")
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println(got)
+		select {} // until killed
+	}
+	dir := repo(t)
+	child := exec.Command(os.Args[0], "-test.run=^TestKilled$")
+	child.Env = append(os.Environ(), "GITREV_TEST_CHECKOUT="+dir)
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	child.Process.Kill()
+	child.Wait()
+	got := strings.TrimSpace(line)
+	if err != nil || !filepath.IsAbs(got) {
+		t.Fatalf("child: %q, %v", line, err)
+	}
+	if v := read(t, filepath.Join(got, "sub", "v.txt")); v != "1" {
+		t.Errorf("the child's checkout holds v.txt %q, want \"1\"", v)
+	}
+	if n := worktrees(t, dir); n != 1 {
+		t.Errorf("after the kill git lists %d worktrees, want 1:\n%s", n, run(t, dir, "worktree", "list"))
+	}
+	_, cleanup, err := Checkout(context.Background(), dir, "HEAD~1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanup()
+	if _, err := os.Stat(got); !os.IsNotExist(err) {
+		t.Errorf("the killed process's checkout %s is left: %v", got, err)
+	}
+}
+
+// TestResolveLeavesIndex: resolving the working tree never writes the
+// user's index, so an interrupt cannot leave its lock behind (git status
+// would refresh a stale index, taking .git/index.lock to write it).
+func TestResolveLeavesIndex(t *testing.T) {
+	dir := repo(t)
+	index := filepath.Join(dir, ".git", "index")
+	before := read(t, index)
+	// A tracked file whose time changed but whose content did not: the
+	// index's stat data are stale.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "sub", "v.txt"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Resolve(context.Background(), dir, WorkingTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Dirty {
+		t.Errorf("a file with a new time and the same content makes the tree dirty")
+	}
+	if read(t, index) != before {
+		t.Error("Resolve wrote the index")
+	}
+}
+
+// TestUserWorktreeKept: a worktree of the user's whose directory is
+// missing (on a disk not mounted now) stays registered through Checkout.
+func TestUserWorktreeKept(t *testing.T) {
+	dir := repo(t)
+	wt := filepath.Join(t.TempDir(), "elsewhere")
+	run(t, dir, "worktree", "add", "--detach", wt, "HEAD")
+	if err := os.RemoveAll(wt); err != nil {
+		t.Fatal(err)
+	}
+	_, cleanup, err := Checkout(context.Background(), dir, "HEAD~1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanup()
+	if n := worktrees(t, dir); n != 2 {
+		t.Errorf("git lists %d worktrees, want the repository and the user's:\n%s", n, run(t, dir, "worktree", "list"))
 	}
 }

@@ -1,4 +1,4 @@
-package duet
+package compare
 
 import (
 	"math"
@@ -12,8 +12,8 @@ import (
 // of it for the whole run, as slow machine-wide shifts are);
 // each side has its own small noise (sdOwn); each run (process pair) has
 // its own level per side (sdRun).
-func simulate(rng *rand.Rand, R, I int, ratio, sdCommon, sdOwn, sdRun float64) [][]Value {
-	runs := make([][]Value, R)
+func simulate(rng *rand.Rand, R, I int, ratio, sdCommon, sdOwn, sdRun float64) [][]Pair {
+	runs := make([][]Pair, R)
 	for r := range runs {
 		lo, ln := rng.NormFloat64()*sdRun, rng.NormFloat64()*sdRun
 		cr := rng.NormFloat64() * sdCommon / 2
@@ -21,14 +21,14 @@ func simulate(rng *rand.Rand, R, I int, ratio, sdCommon, sdOwn, sdRun float64) [
 			c := cr + rng.NormFloat64()*sdCommon
 			o := 100 * math.Exp(c+lo+rng.NormFloat64()*sdOwn)
 			n := 100 * ratio * math.Exp(c+ln+rng.NormFloat64()*sdOwn)
-			runs[r] = append(runs[r], Value{o, n})
+			runs[r] = append(runs[r], Pair{o, n})
 		}
 	}
 	return runs
 }
 
-func fastOpts() AnalysisOptions {
-	o := DefaultAnalysisOptions
+func fastOpts() PairedOptions {
+	o := DefaultPairedOptions
 	o.Replicates = 2000
 	return o
 }
@@ -37,7 +37,7 @@ func TestAnalyzeSynchronised(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Interference of 20% shared by both sides, 1% of their own.
 	runs := simulate(rng, 10, 20, 1.05, 0.2, 0.01, 0.005)
-	a, err := Analyze(runs, DefaultAnalysisOptions)
+	a, err := AnalyzePairs(runs, DefaultPairedOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestAnalyzeOneSided(t *testing.T) {
 	for i := range runs[6] {
 		runs[6][i].Old *= 1.5
 	}
-	a, err := Analyze(runs, DefaultAnalysisOptions)
+	a, err := AnalyzePairs(runs, DefaultPairedOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +79,9 @@ func TestAnalyzeOneSided(t *testing.T) {
 	if !a.Ratio.Contains(1) {
 		t.Errorf("A/A with one-sided disturbances called changed: %+v", a.Ratio)
 	}
-	off := DefaultAnalysisOptions
+	off := DefaultPairedOptions
 	off.OneSided = OneSidedRule{}
-	b, _ := Analyze(runs, off)
+	b, _ := AnalyzePairs(runs, off)
 	t.Logf("with the rule %.4f [%.4f, %.4f]; without %.4f [%.4f, %.4f]", a.Ratio.Center, a.Ratio.Lo, a.Ratio.Hi, b.Ratio.Center, b.Ratio.Lo, b.Ratio.Hi)
 	if b.OneSidedPairs != 0 || b.OneSidedRuns != 0 {
 		t.Error("rule off still removed data")
@@ -95,7 +95,7 @@ func TestAnalyzeOneSided(t *testing.T) {
 func TestAnalyzeKeepsRealChanges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, ratio := range []float64{0.5, 1.3, 3} {
-		a, err := Analyze(simulate(rng, 8, 20, ratio, 0.1, 0.01, 0.005), DefaultAnalysisOptions)
+		a, err := AnalyzePairs(simulate(rng, 8, 20, ratio, 0.1, 0.01, 0.005), DefaultPairedOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestAnalyzeKeepsRealChanges(t *testing.T) {
 			runs[r][i].New *= 1.5
 		}
 	}
-	a, _ := Analyze(runs, DefaultAnalysisOptions)
+	a, _ := AnalyzePairs(runs, DefaultPairedOptions)
 	if a.OneSidedPairs != 0 || len(a.Warnings) == 0 {
 		t.Errorf("bimodal new version: %d pairs removed, warnings %q; want none removed and a warning", a.OneSidedPairs, a.Warnings)
 	}
@@ -139,7 +139,7 @@ func TestAnalyzeFalsePositives(t *testing.T) {
 		}
 		o := fastOpts()
 		o.Seed = rng.Uint64()
-		a, err := Analyze(runs, o)
+		a, err := AnalyzePairs(runs, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,14 +157,14 @@ func TestAnalyzeFalsePositives(t *testing.T) {
 }
 
 func TestAnalyzeErrors(t *testing.T) {
-	if _, err := Analyze(nil, DefaultAnalysisOptions); err == nil {
+	if _, err := AnalyzePairs(nil, DefaultPairedOptions); err == nil {
 		t.Error("no data: no error")
 	}
-	_, err := Analyze([][]Value{{{1, 1}}, {{1, 0}}}, DefaultAnalysisOptions)
+	_, err := AnalyzePairs([][]Pair{{{1, 1}}, {{1, 0}}}, DefaultPairedOptions)
 	if err == nil || !strings.Contains(err.Error(), "run 2, pair 1") {
 		t.Errorf("zero value: error %v, want one naming run 2, pair 1", err)
 	}
-	a, err := Analyze([][]Value{{{1, 1.1}, {1, 1.1}, {1, 1.1}}}, DefaultAnalysisOptions)
+	a, err := AnalyzePairs([][]Pair{{{1, 1.1}, {1, 1.1}, {1, 1.1}}}, DefaultPairedOptions)
 	if err != nil || !math.IsNaN(a.Ratio.Lo) || len(a.Warnings) == 0 {
 		t.Errorf("one run: %+v, %v; want no interval and a warning", a, err)
 	}

@@ -1,4 +1,4 @@
-package duet
+package compare
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 	"github.com/mbench/mbench/stats"
 )
 
-// A Value is one paired iteration: the old and the new version's value of
+// A Pair is one paired iteration: the old and the new version's value of
 // the metric (e.g. sec/op), measured at the same time on two CPUs.
-type Value struct{ Old, New float64 }
+type Pair struct{ Old, New float64 }
 
-// AnalysisOptions control Analyze.
-type AnalysisOptions struct {
+// PairedOptions control AnalyzePairs.
+type PairedOptions struct {
 	// Level is the confidence level of the interval, e.g. 0.99.
 	Level float64
 	// Replicates is the number of bootstrap replicates.
@@ -21,12 +21,12 @@ type AnalysisOptions struct {
 	// Seed makes the bootstrap and the shuffled control reproducible.
 	Seed uint64
 	// OneSided is the rule for disturbances that hit one side of a pair
-	// only; see Analyze. A zero Cut turns it off.
+	// only; see AnalyzePairs. A zero Cut turns it off.
 	OneSided OneSidedRule
 }
 
-// DefaultAnalysisOptions are the defaults of `mbench duet`.
-var DefaultAnalysisOptions = AnalysisOptions{
+// DefaultPairedOptions are the defaults of `mbench duet`.
+var DefaultPairedOptions = PairedOptions{
 	Level: 0.99, Replicates: 10000, Seed: 1,
 	OneSided: OneSidedRule{Cut: 0.10, Scales: 5, MaxPairs: 0.2, MaxRuns: 0.2},
 }
@@ -54,8 +54,8 @@ type OneSidedRule struct {
 	MaxPairs, MaxRuns float64
 }
 
-// An Analysis is the duet result for one benchmark.
-type Analysis struct {
+// A PairedAnalysis is the paired result for one benchmark.
+type PairedAnalysis struct {
 	// Ratio is new/old: the grand geometric mean of the runs' geometric
 	// means of paired ratios (Bulej et al. 2020 §3; the paper's speedup old/new is
 	// its reciprocal), with the percentile bootstrap interval over runs
@@ -78,10 +78,10 @@ type Analysis struct {
 	Warnings []string
 }
 
-// Analyze computes the duet ratio of paired iterations grouped by run.
+// AnalyzePairs computes the duet ratio of paired iterations grouped by run.
 // Values must be positive; a pair with a value that is not is an error.
-func Analyze(runs [][]Value, opts AnalysisOptions) (Analysis, error) {
-	var a Analysis
+func AnalyzePairs(runs [][]Pair, opts PairedOptions) (PairedAnalysis, error) {
+	var a PairedAnalysis
 	nan := stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: opts.Level}
 	a.Ratio, a.Percentile, a.Shuffled = nan, nan, nan
 	var oldLogs, newLogs []float64
@@ -100,7 +100,7 @@ func Analyze(runs [][]Value, opts AnalysisOptions) (Analysis, error) {
 	a.Old, a.New = math.Exp(stats.Mean(oldLogs)), math.Exp(stats.Mean(newLogs))
 
 	rule := opts.OneSided
-	kept := make([][]Value, 0, len(runs))
+	kept := make([][]Pair, 0, len(runs))
 	for _, run := range runs {
 		if len(run) == 0 {
 			continue
@@ -117,13 +117,13 @@ func Analyze(runs [][]Value, opts AnalysisOptions) (Analysis, error) {
 	}
 	// Runs disturbed on one side: compare each run's per-side medians.
 	if len(kept) >= 3 {
-		meds := make([]Value, len(kept))
+		meds := make([]Pair, len(kept))
 		for r, run := range kept {
 			var o, n []float64
 			for _, v := range run {
 				o, n = append(o, v.Old), append(n, v.New)
 			}
-			meds[r] = Value{stats.Median(o), stats.Median(n)}
+			meds[r] = Pair{stats.Median(o), stats.Median(n)}
 		}
 		keep, n, dropped := leaveOut(kept, oneSided(meds, rule), rule.MaxRuns)
 		switch {
@@ -200,12 +200,12 @@ func leaveOut[T any](xs []T, flagged []bool, maxFrac float64) (kept []T, n int, 
 
 // oneSided flags the values disturbed on one side only, as OneSidedRule
 // describes, relative to the medians of vs.
-func oneSided(vs []Value, rule OneSidedRule) []bool {
+func oneSided(vs []Pair, rule OneSidedRule) []bool {
 	flagged := make([]bool, len(vs))
 	if rule.Cut <= 0 || len(vs) < 3 {
 		return flagged
 	}
-	dev := func(side func(Value) float64) []float64 {
+	dev := func(side func(Pair) float64) []float64 {
 		logs := make([]float64, len(vs))
 		for i, v := range vs {
 			logs[i] = math.Log(side(v))
@@ -218,8 +218,8 @@ func oneSided(vs []Value, rule OneSidedRule) []bool {
 		}
 		return logs
 	}
-	o := dev(func(v Value) float64 { return v.Old })
-	n := dev(func(v Value) float64 { return v.New })
+	o := dev(func(v Pair) float64 { return v.Old })
+	n := dev(func(v Pair) float64 { return v.New })
 	for i := range vs {
 		flagged[i] = (o[i] > 1 && n[i] < o[i]/3) || (n[i] > 1 && o[i] < n[i]/3)
 	}

@@ -1,0 +1,90 @@
+package ab
+
+import (
+	"flag"
+	"fmt"
+	"regexp"
+
+	"github.com/mbench/mbench/compare"
+)
+
+// Flags defines the flags of `mbench ab` that set o in fs, with o's values
+// as their defaults. The command's own (where to store, how to report,
+// -parallel) are the caller's.
+func (o *Options) Flags(fs *flag.FlagSet) {
+	c := &o.Config
+	fs.StringVar(&o.OldRev, "old", o.OldRev, "old version: a git `revision`")
+	fs.StringVar(&o.NewRev, "new", o.NewRev, "new version: a git `revision`; . is the working tree")
+	fs.StringVar(&o.OldBin, "old-bin", o.OldBin, "old version: a prebuilt test `binary`")
+	fs.StringVar(&o.NewBin, "new-bin", o.NewBin, "new version: a prebuilt test `binary`")
+	fs.StringVar(&c.OldLabel, "old-label", c.OldLabel, "`label` of the old version (default: the revision)")
+	fs.StringVar(&c.NewLabel, "new-label", c.NewLabel, "`label` of the new version (default: the revision)")
+	fs.StringVar(&c.Bench, "bench", c.Bench, "run only benchmarks matching `regexp`")
+	fs.DurationVar(&c.Iter, "iter", c.Iter, "target `duration` of one iteration")
+	fs.IntVar(&c.Iterations, "mi", c.Iterations, "measured `iterations` per process")
+	fs.IntVar(&c.Warmup, "wi", c.Warmup, "discarded warm-up `iterations` per process")
+	fs.IntVar(&c.MinRounds, "min-rounds", c.MinRounds, "first look: `rounds` before any verdict")
+	fs.IntVar(&c.MaxRounds, "max-rounds", c.MaxRounds, "last look: most `rounds` per benchmark")
+	fs.DurationVar(&c.Budget, "budget", c.Budget, "end the session when the next round would end after `duration` (0: -budget-per-benchmark applies)")
+	fs.DurationVar(&c.BenchmarkBudget, "budget-per-benchmark", c.BenchmarkBudget, "without -budget, the session's limit is this `duration` times the number of benchmarks (0: no limit)")
+	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "end a process that runs longer than `duration`")
+	fs.BoolVar(&c.Benchmem, "benchmem", c.Benchmem, "also compare B/op and allocs/op")
+	fs.StringVar(&o.Tags, "tags", o.Tags, "build `tags` for go test -c")
+	fs.StringVar(&o.GCFlags, "gcflags", o.GCFlags, "`flags` for go test -c -gcflags")
+	fs.Float64Var(&c.Compare.Alpha, "alpha", c.Compare.Alpha, "error `rate` of the whole sequential decision")
+	fs.Float64Var(&c.Compare.Threshold, "threshold", c.Compare.Threshold, "smallest relative change that matters, as a `fraction`")
+	fs.IntVar(&c.Compare.Replicates, "reps", c.Compare.Replicates, "bootstrap `replicates`")
+	fs.Uint64Var(&c.Compare.Seed, "seed", c.Compare.Seed, "random `seed` of the order and the bootstrap")
+	fs.BoolVar(&o.Verbose, "v", o.Verbose, "print each round as it starts")
+	fs.StringVar(&o.Resume, "resume", o.Resume, "go on with the interrupted session stored as `run` (give the same versions)")
+}
+
+// Flags defines the flags of `mbench duet` that set c and the analysis
+// options opts in fs, with their values as the defaults. The command's
+// own (where to store, how to report) are the caller's. The function
+// Flags returns must be called after fs.Parse: it sets what needs parsing
+// (-cpus, -metric-re), and its error names the flag.
+func (c *ParallelConfig) Flags(fs *flag.FlagSet, opts *compare.Options) (parsed func() error) {
+	var metricRE, cpus string
+	fs.StringVar(&c.OldRev, "old", c.OldRev, "old version: a git `revision`")
+	fs.StringVar(&c.NewRev, "new", c.NewRev, "new version: a git `revision`; . is the working tree")
+	fs.StringVar(&c.OldBin, "old-bin", c.OldBin, "old version: a prebuilt test `binary`")
+	fs.StringVar(&c.NewBin, "new-bin", c.NewBin, "new version: a prebuilt test `binary`")
+	fs.StringVar(&c.CmdOld, "cmd-old", c.CmdOld, "old version: a `command` (run by sh -c); one run is one iteration")
+	fs.StringVar(&c.CmdNew, "cmd-new", c.CmdNew, "new version: a `command` (run by sh -c)")
+	fs.StringVar(&metricRE, "metric-re", "", "with -cmd-*, take each iteration's value from the output: the first submatch of `regexp` (default: wall time)")
+	fs.StringVar(&c.Unit, "unit", c.Unit, "with -metric-re, the `unit` of the value, e.g. ops/s (default \"value\")")
+	fs.BoolVar(&c.AA, "aa", c.AA, "run the old version against itself (A/A control)")
+	fs.StringVar(&c.Bench, "bench", c.Bench, "run only benchmarks matching `regexp`")
+	fs.IntVar(&c.Runs, "runs", c.Runs, "`runs` (pairs of processes) per benchmark")
+	fs.IntVar(&c.Iters, "iters", c.Iters, "measured paired `iterations` per run")
+	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "discarded paired `iterations` at the start of each run")
+	fs.DurationVar(&c.Iter, "iter", c.Iter, "target `duration` of one iteration")
+	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "end a run that takes longer than `duration`")
+	fs.StringVar(&cpus, "cpus", fmt.Sprintf("%d,%d", c.CPUs[0], c.CPUs[1]), "the two `cpus` to run on")
+	fs.BoolVar(&c.Filler, "filler", c.Filler, "keep the side that finishes an iteration first busy until the other finishes")
+	fs.BoolVar(&c.Probe, "probe", c.Probe, "build with the testing-package probe (barrier and filler); false runs free")
+	fs.StringVar(&c.Tags, "tags", c.Tags, "build `tags` for go test -c")
+	fs.StringVar(&c.GCFlags, "gcflags", c.GCFlags, "`flags` for go test -c -gcflags")
+	fs.BoolVar(&c.Benchmem, "benchmem", c.Benchmem, "also record B/op and allocs/op")
+	fs.StringVar(&c.OldLabel, "old-label", c.OldLabel, "`label` of the old side's stored run (default: the revision)")
+	fs.StringVar(&c.NewLabel, "new-label", c.NewLabel, "`label` of the new side's stored run (default: the revision)")
+	fs.StringVar(&opts.Metric, "metric", opts.Metric, "compare `unit`: sec/op (wall time), cpu-sec/op (the process's CPU time; with the probe), B/op or allocs/op (with -benchmem)")
+	fs.Float64Var(&opts.Alpha, "alpha", opts.Alpha, "one minus the confidence `level` of the interval")
+	fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "smallest relative change that matters, as a `fraction` (not for allocs/op)")
+	fs.IntVar(&opts.Replicates, "reps", opts.Replicates, "bootstrap `replicates`")
+	fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the order, the CPU assignment and the bootstrap")
+	fs.BoolVar(&c.Verbose, "v", c.Verbose, "print each run as it starts")
+	return func() (err error) {
+		if c.CPUs, err = ParseCPUs(cpus); err != nil {
+			return err
+		}
+		if metricRE != "" {
+			if c.MetricRE, err = regexp.Compile(metricRE); err != nil {
+				return fmt.Errorf("-metric-re: %v", err)
+			}
+		}
+		c.Seed = opts.Seed
+		return nil
+	}
+}

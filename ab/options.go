@@ -1,0 +1,192 @@
+package ab
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/internal/gitrev"
+	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/store"
+)
+
+// Options say what an interleaved session compares: two versions, as git
+// revisions or prebuilt test binaries, how to build them, and how the
+// session runs (Config, whose Old, New and Instance RunInterleaved sets).
+// Start from DefaultOptions. The options are those of `mbench ab`, and
+// Check names them by its flags.
+type Options struct {
+	Config
+	// Dir is the directory the package patterns are relative to, inside
+	// the module and its git repository; "" is the current directory.
+	// Packages are the patterns, "./..." when empty.
+	Dir      string
+	Packages []string
+	// OldRev and NewRev are git revisions (NewRev gitrev.WorkingTree is
+	// the working tree); OldBin and NewBin are prebuilt test binaries.
+	// The old version is given once, as a revision or a pair of binaries.
+	// Config.OldLabel and NewLabel, when set, name the versions instead
+	// of their revisions or binaries.
+	OldRev, NewRev string
+	OldBin, NewBin string
+	// Tags, GCFlags and CacheDir are those of run.BuildOptions.
+	Tags, GCFlags, CacheDir string
+	// Resume is the stored interleaved session to go on with (any
+	// reference store.Resolve reads), "" for a new one.
+	Resume string
+	// Platform describes the machine; nil means run.Detect's.
+	Platform *run.Platform
+	// Head receives the description of the machine (run.Platform's
+	// Header) once the versions are built, before the session starts; nil
+	// discards it. Log receives the build's progress and the line that
+	// starts the session; nil discards them. With Verbose, it receives the rounds as
+	// they start too (Config.Log).
+	Head, Log io.Writer
+	Verbose   bool
+}
+
+// DefaultOptions are the options of `mbench ab` without flags: the
+// working tree against a revision yet to be given.
+var DefaultOptions = Options{Config: DefaultConfig, NewRev: gitrev.WorkingTree}
+
+// Check reports options that cannot run, naming them by the flags of
+// `mbench ab`. It does not check Config.Compare, which compare.Compare
+// checks.
+func (o *Options) Check() error {
+	switch {
+	case (o.OldRev != "") == (o.OldBin != "" || o.NewBin != ""):
+		return errors.New("give the old version once: -old REV, or -old-bin FILE with -new-bin FILE")
+	case (o.OldBin == "") != (o.NewBin == ""):
+		return errors.New("-old-bin and -new-bin go together")
+	}
+	return o.Config.checkPlan()
+}
+
+// RunInterleaved builds the two versions of o, runs an interleaved session
+// of them (Interleaved), or goes on with the one o.Resume names (Resume),
+// and stores it in db. The checkouts of revisions are removed before it
+// returns. Like Interleaved, it returns the session also with an error
+// once the session has been created.
+func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	opts := run.BuildOptions{Dir: o.Dir, Tags: o.Tags, GCFlags: o.GCFlags, CacheDir: o.CacheDir, Log: o.Log}
+	if opts.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		opts.Dir = wd
+	}
+	platform := o.Platform
+	if platform == nil {
+		p := run.Detect(ctx, opts.Dir)
+		platform = &p
+	}
+	patterns := o.Packages
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	version := func(rev, bin string) (*Version, error) {
+		if bin != "" {
+			return Prebuilt(bin)
+		}
+		return BuildRevision(ctx, rev, patterns, opts)
+	}
+	old, err := version(o.OldRev, o.OldBin)
+	if err != nil {
+		return nil, err
+	}
+	defer old.Close()
+	new, err := version(o.NewRev, o.NewBin)
+	if err != nil {
+		return nil, err
+	}
+	defer new.Close()
+
+	c := o.Config
+	c.Old, c.New, c.Instance = old.Binaries, new.Binaries, platform.Host
+	if o.Verbose && o.Log != nil {
+		c.Log = o.Log
+	}
+	if c.OldLabel == "" {
+		c.OldLabel = old.Label
+	}
+	if c.NewLabel == "" {
+		c.NewLabel = new.Label
+	}
+	if c.OldLabel == c.NewLabel {
+		c.NewLabel += " (new)"
+	}
+	if o.Head != nil {
+		fmt.Fprint(o.Head, platform.Header())
+	}
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "%s against %s, interleaved, %d to %d rounds per benchmark\n", c.NewLabel, c.OldLabel, c.MinRounds, c.MaxRounds)
+	}
+	if o.Resume != "" {
+		id, err := db.Resolve(o.Resume)
+		if err != nil {
+			return nil, fmt.Errorf("-resume: %v", err)
+		}
+		return Resume(ctx, c, db, id)
+	}
+	meta := &bench.Run{
+		Label: c.OldLabel + ".." + c.NewLabel, Commit: new.Commit, Dirty: new.Dirty, Toolchain: platform.Go,
+		GOOS: platform.OS, GOARCH: platform.Arch, Host: platform.Host, CPU: platform.CPU, Start: time.Now(),
+		Settings: map[string]string{"ab-old-commit": old.Commit, "ab-new-commit": new.Commit},
+	}
+	return Interleaved(ctx, c, db, meta)
+}
+
+// Parallel returns the configuration of the parallel mode (`mbench ab
+// -parallel`, `mbench duet`) for the versions of o, with the analysis
+// options. fs holds the flags of o (Options.Flags), parsed: the options
+// the two modes share (-mi, -wi, -iter, -timeout, -max-rounds for the
+// runs, -alpha, -threshold, -reps, -seed) carry over when given on the
+// command line, and the parallel mode's defaults hold otherwise. Options
+// of the interleaved mode only are an error.
+func (o *Options) Parallel(fs *flag.FlagSet) (ParallelConfig, compare.Options, error) {
+	c, opts := DefaultParallelConfig, compare.DefaultOptions
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	given := func(name string) bool { return set[name] }
+	for _, name := range []string{"min-rounds", "budget", "resume"} {
+		if given(name) {
+			return c, opts, fmt.Errorf("-%s applies to the interleaved mode, not to -parallel", name)
+		}
+	}
+	ac := &o.Config
+	c.Dir, c.Packages = o.Dir, o.Packages
+	c.OldRev, c.NewRev, c.OldBin, c.NewBin = o.OldRev, o.NewRev, o.OldBin, o.NewBin
+	c.OldLabel, c.NewLabel = ac.OldLabel, ac.NewLabel
+	c.Bench, c.Tags, c.GCFlags, c.CacheDir, c.Benchmem = ac.Bench, o.Tags, o.GCFlags, o.CacheDir, ac.Benchmem
+	c.Verbose, c.Platform = o.Verbose, o.Platform
+	for _, s := range []struct {
+		flag string
+		set  func()
+	}{
+		{"mi", func() { c.Iters = ac.Iterations }},
+		{"wi", func() { c.Warmup = ac.Warmup }},
+		{"iter", func() { c.Iter = ac.Iter }},
+		{"timeout", func() { c.Timeout = ac.Timeout }},
+		{"max-rounds", func() { c.Runs = ac.MaxRounds }},
+		{"alpha", func() { opts.Alpha = ac.Compare.Alpha }},
+		{"threshold", func() { opts.Threshold = ac.Compare.Threshold }},
+		{"reps", func() { opts.Replicates = ac.Compare.Replicates }},
+		{"seed", func() { opts.Seed = ac.Compare.Seed }},
+	} {
+		if given(s.flag) {
+			s.set()
+		}
+	}
+	c.Seed = opts.Seed
+	return c, opts, nil
+}
