@@ -751,7 +751,7 @@ func (s *Session) Results() ([]*compare.Result, error) {
 // report: the error rate over the whole sequential decision and per look,
 // and how the benchmarks stopped.
 func (s *Session) Note() string {
-	return fmt.Sprintf("interleaved: %d rounds in %v (%s); intervals at %g%% per look, %g%% over the %d looks %v; figures at the GOMAXPROCS in each name",
+	return fmt.Sprintf("interleaved: %d rounds in %v (%s); intervals at %s%% per look, %s%% over the %d looks %v; figures at the GOMAXPROCS in each name",
 		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(),
-		100*(1-s.Sequence.LookAlpha()), 100*(1-s.Sequence.Alpha), len(s.Sequence.Looks), s.Sequence.Looks)
+		compare.Percent(1-s.Sequence.LookAlpha()), compare.Percent(1-s.Sequence.Alpha), len(s.Sequence.Looks), s.Sequence.Looks)
 }

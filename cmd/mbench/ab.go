@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/mbench/mbench/ab"
@@ -110,7 +108,7 @@ func (r *report) start(e *env, invalid error, o compare.Options) (ctx context.Co
 	if err != nil {
 		return
 	}
-	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, cancel := interruptContext(e.stderr)
 	wd, _ = os.Getwd()
 	return ctx, db, wd, e.platform(ctx, wd), func() { cancel(); db.Close() }, nil
 }
@@ -170,17 +168,13 @@ func warnAll[T any](e *env, warnings []T) {
 // end returns the error a session of ab or duet ends with: the interrupt
 // and what was kept, the session's error, or with -fail the regressions.
 func (r *report) end(ctx context.Context, runErr error, kept string, results ...*compare.Result) error {
-	var regs []compare.Row
-	for _, res := range results {
-		regs = append(regs, res.Regressions()...)
-	}
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted; %s", kept)
 	case runErr != nil:
 		return runErr
-	case r.fail && len(regs) > 0:
-		return regressionErrorOf(regs)
+	case r.fail:
+		return regressionErrorOf(results...)
 	}
 	return nil
 }

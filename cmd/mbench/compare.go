@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -98,8 +99,8 @@ Exit status is 0, or 3 when -fail is given and a benchmark got worse.
 				if err := res.Write(e.stdout, compare.Format(*format)); err != nil {
 					return err
 				}
-				if regs := res.Regressions(); *fail && len(regs) > 0 {
-					return regressionErrorOf(regs)
+				if *fail {
+					return regressionErrorOf(res)
 				}
 				return nil
 			}
@@ -114,13 +115,28 @@ func alphaSet(fs *flag.FlagSet) bool {
 	return set
 }
 
-// regressionErrorOf is the error of -fail for the rows that got worse.
-func regressionErrorOf(regs []compare.Row) error {
-	var names []string
-	for _, r := range regs {
-		names = append(names, r.Key.String())
+// regressionErrorOf is the error of -fail for the benchmarks that got
+// worse in any of results, each named once with the metrics it got worse
+// in; it is nil when none did.
+func regressionErrorOf(results ...*compare.Result) error {
+	var keys []bench.Key
+	metrics := make(map[bench.Key][]string)
+	for _, res := range results {
+		for _, row := range res.Regressions() {
+			if metrics[row.Key] == nil {
+				keys = append(keys, row.Key)
+			}
+			metrics[row.Key] = append(metrics[row.Key], res.Metric)
+		}
 	}
-	return &regressionError{n: len(regs), names: strings.Join(names, ", ")}
+	if len(keys) == 0 {
+		return nil
+	}
+	var names []string
+	for _, k := range keys {
+		names = append(names, fmt.Sprintf("%s (%s)", k, strings.Join(metrics[k], ", ")))
+	}
+	return &regressionError{n: len(keys), names: strings.Join(names, ", ")}
 }
 
 // checkCompareFlags checks the flags every command binds into
