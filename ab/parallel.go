@@ -1,6 +1,7 @@
 package ab
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -137,6 +138,16 @@ func (c *ParallelConfig) Check() error {
 		return errors.New("-metric-re applies to -cmd-old and -cmd-new")
 	case c.MetricRE != nil && c.MetricRE.NumSubexp() < 1:
 		return fmt.Errorf("-metric-re %q: want a submatch around the number, e.g. 'score: ([0-9.]+)'", c.MetricRE)
+	}
+	return nil
+}
+
+// CheckMetric reports whether the session can measure unit: CPU times
+// (cpu-sec/op) need the probe, which prebuilt binaries and commands do not
+// carry.
+func (c *ParallelConfig) CheckMetric(unit string) error {
+	if unit == "cpu-sec/op" && (c.OldBin != "" || c.CmdOld != "" || !c.Probe) {
+		return errors.New("-metric cpu-sec/op: CPU times need the testing probe, which prebuilt test binaries, commands and -probe=false do not have")
 	}
 	return nil
 }
@@ -315,6 +326,12 @@ func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (_ *P
 			}
 		}
 	case cfg.OldBin != "":
+		// A missing binary is an error before any run is created.
+		for _, bin := range []string{cfg.OldBin, cfg.NewBin} {
+			if _, err := Prebuilt(cmp.Or(bin, cfg.OldBin)); err != nil {
+				return nil, err
+			}
+		}
 		old.Label = filepath.Base(cfg.OldBin)
 		new.Label = filepath.Base(cfg.NewBin)
 	}

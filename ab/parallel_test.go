@@ -299,6 +299,9 @@ func TestParallelConfigErrors(t *testing.T) {
 		{"one run", func(c *ParallelConfig) { c.CmdOld, c.AA, c.Runs = "true", true, 1 }},
 		{"one CPU", func(c *ParallelConfig) { c.CmdOld, c.AA, c.CPUs = "true", true, [2]int{1, 1} }},
 		{"unknown revision", func(c *ParallelConfig) { c.OldRev, c.Dir = "no-such-rev", gitModule(t) }},
+		{"missing new binary", func(c *ParallelConfig) {
+			c.OldBin, c.NewBin = os.Args[0], filepath.Join(t.TempDir(), "nope.test")
+		}},
 	} {
 		cfg := DefaultParallelConfig
 		tc.edit(&cfg)
@@ -308,6 +311,28 @@ func TestParallelConfigErrors(t *testing.T) {
 	}
 	if runs, err := db.Runs(); err != nil || len(runs) != 0 {
 		t.Errorf("runs stored: %v, %v; want none", runs, err)
+	}
+}
+
+// TestCheckMetric: CPU times need the probe.
+func TestCheckMetric(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(*ParallelConfig)
+		unit  string
+		valid bool
+	}{
+		{"revisions", func(c *ParallelConfig) { c.OldRev = "HEAD" }, "cpu-sec/op", true},
+		{"no probe", func(c *ParallelConfig) { c.OldRev, c.Probe = "HEAD", false }, "cpu-sec/op", false},
+		{"binaries", func(c *ParallelConfig) { c.OldBin, c.NewBin = "a", "b" }, "cpu-sec/op", false},
+		{"commands", func(c *ParallelConfig) { c.CmdOld, c.CmdNew = "a", "b" }, "cpu-sec/op", false},
+		{"binaries, wall time", func(c *ParallelConfig) { c.OldBin, c.NewBin = "a", "b" }, "sec/op", true},
+	} {
+		cfg := DefaultParallelConfig
+		tc.edit(&cfg)
+		if err := cfg.CheckMetric(tc.unit); (err == nil) != tc.valid {
+			t.Errorf("%s: CheckMetric(%q) = %v", tc.name, tc.unit, err)
+		}
 	}
 }
 

@@ -23,7 +23,7 @@ the machine hits both versions at once and cancels in the ratio, so the
 result needs far fewer repetitions than two runs one after the other.
 
 The versions are git revisions (-old, -new; -new . is the working tree,
-the default), built in scratch worktrees so the working tree is never
+the default), checked out in scratch clones so the working tree is never
 touched; or two prebuilt test binaries (-old-bin, -new-bin); or two
 commands (-cmd-old, -cmd-new), where one run of a command is one
 iteration, measured by its wall time or by a number its output prints
@@ -44,10 +44,10 @@ The report is that of 'mbench compare': per benchmark the ratio new/old as
 the grand geometric mean of per-run geometric means of paired ratios, its
 confidence interval (percentile bootstrap over runs, widened for few runs),
 and a verdict. Pairs or runs slowed on one side only (a disturbed CPU) are
-left out by a documented rule (see the duet package). The text report adds
+left out by a documented rule (compare.OneSidedRule). The text report adds
 what the pairing bought: the interval the same data give with the pairing
-shuffled. Every pair is stored as it finishes, as two runs in the result
-database (labels of the two versions), which 'mbench compare' analyses as
+shuffled. The pairs of every run of processes are stored as the run ends,
+as two runs in the result database (labels of the two versions), which 'mbench compare' analyses as
 a duet.
 
 Exit status is 0, 1 on error or interrupt, 3 with -fail when a benchmark
@@ -69,7 +69,7 @@ func setDuetFlags(fs *flag.FlagSet) func(*env, []string) error {
 // duetCmd runs a parallel session, for mbench duet and mbench ab
 // -parallel, unless the flags were invalid: a usage error then.
 func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args []string, invalid error) error {
-	ctx, db, wd, platform, stop, err := r.start(e, cmp.Or(invalid, c.Check()), opts)
+	ctx, db, wd, platform, stop, err := r.start(e, cmp.Or(invalid, c.Check(), c.CheckMetric(opts.Metric)), opts)
 	if err != nil {
 		return err
 	}

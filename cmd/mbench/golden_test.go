@@ -171,7 +171,7 @@ func TestGolden(t *testing.T) {
 		g.check("duet/new-missing", exitUsage, "duet", "-db", "m.db", "-old-bin", "old.test")
 		g.check("duet/bad-cpus", exitUsage, append(duet, "-cpus", "1,1")...)
 		g.check("duet/metric-re-without-commands", exitUsage, append(duet, "-metric-re", "x(y)")...)
-		g.check("duet/cpu-time-free", exitError, append(duet, "-metric", "cpu-sec/op", "-bench", "Sum", "-old-label", "old-cpu")...)
+		g.check("duet/cpu-time-free", exitUsage, append(duet, "-metric", "cpu-sec/op", "-bench", "Sum", "-old-label", "old-cpu")...)
 		g.check("duet/missing-binary", exitError, "duet", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "nope.test")
 	})
 	t.Run("vet", func(t *testing.T) {
