@@ -28,7 +28,7 @@ interval within ±threshold), or whether the data cannot tell
 (inconclusive, with the smallest change they could have shown).
 
 The versions are git revisions (-old, and -new, by default the working
-tree), each built in a scratch worktree so that the working tree, index
+tree), each built in a scratch checkout so that the working tree, index
 and branches are never touched; or two prebuilt test binaries (-old-bin,
 -new-bin).
 
