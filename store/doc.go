@@ -4,7 +4,9 @@
 // A run is written in three steps: CreateRun stores its metadata with status
 // "running", Append stores its measurements as they arrive, and Finish
 // records the end time and final status. Runs, Load and Resolve read them
-// back, while the run is still being written too.
+// back, while the run is still being written too. Commands that only read
+// open the store with OpenReadOnly, which never creates, upgrades or locks
+// the file.
 //
 // # Durability
 //
@@ -13,8 +15,12 @@
 // commit ends with an fsync of the write-ahead log:
 //
 //   - A crash or SIGKILL of the process loses nothing Append returned from.
-//     The interrupted run stays "running" and loads with every measurement
-//     committed before the kill; a transaction cut off midway leaves no trace.
+//     The run loads with every measurement committed before the kill; a
+//     transaction cut off midway leaves no trace. Its stored status stays
+//     "running", but CreateRun records the process that owns the run (host,
+//     pid and, on Linux, what tells the process from a later one with the
+//     same pid), and Runs reports a running run whose owner has ended on
+//     this host as "interrupted".
 //   - A power failure or kernel crash loses nothing either, as far as the
 //     disk honours fsync. (synchronous=NORMAL would skip that fsync and could
 //     lose the last commits on power loss, though never corrupt the file; it
@@ -28,10 +34,13 @@
 // # Sharing the file
 //
 // Two mbench processes can use one store at once: readers never block in
-// WAL mode, and a writer waits up to 10 s (busy_timeout) for another's
-// transaction to finish. Writing transactions begin with BEGIN IMMEDIATE so
-// that they wait for the lock up front instead of failing midway. A Store
-// holds a single connection; its methods are safe for concurrent use.
+// WAL mode, and a writer waits for another's transaction to finish.
+// Writing transactions begin with BEGIN IMMEDIATE so that they wait for the
+// lock up front instead of failing midway; SQLite waits up to 10 s
+// (busy_timeout) for it, and a transaction still without the lock then
+// waits again, for as long as it takes, so that a long run never fails for
+// want of the lock. A Store holds a single connection; its methods are safe
+// for concurrent use.
 //
 // # Schema
 //
@@ -40,7 +49,9 @@
 // by the store inside the writing transaction rather than by a dialect's
 // auto-increment. Its version is in table schema_version; Open creates a new
 // store from schema.sql and upgrades an older one with the migrations in
-// store.go.
+// store.go, and OpenReadOnly reads an older store as it is. Both refuse,
+// naming the file and the versions, a database that is not an mbench store
+// (no schema version) or was written by a newer mbench.
 //
 // Measurements stay small by normalisation: runs (metadata and status, with
 // run_settings and run_units), bench_keys (each package, name and GOMAXPROCS

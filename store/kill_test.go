@@ -84,9 +84,11 @@ func TestSIGKILL(t *testing.T) {
 		if len(infos) != round+1 {
 			t.Fatalf("round %d: %d runs in the store, want %d", round, len(infos), round+1)
 		}
+		// The runs stay "running" in the file, and the reader sees that
+		// their processes are gone.
 		for _, ri := range infos {
-			if ri.Status != StatusRunning {
-				t.Errorf("round %d: killed run %s has status %q, want %q", round, ri.ID, ri.Status, StatusRunning)
+			if ri.Status != StatusInterrupted {
+				t.Errorf("round %d: killed run %s has status %q, want %q", round, ri.ID, ri.Status, StatusInterrupted)
 			}
 		}
 		r, err := s.Load(runID)
@@ -141,14 +143,60 @@ func runChildAndKill(t *testing.T, path, runID string, k int) int {
 			acked++
 		}
 	}
+	// While the child lives, its run reads as running.
+	if got := runStatus(t, path, runID); got != StatusRunning {
+		t.Errorf("run %s of a live process has status %q, want %q", runID, got, StatusRunning)
+	}
 	// Kill while the child is appending; lines it prints from now on are
 	// not counted, so the check below is conservative.
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
+	}
+	// Until Wait collects it, the killed child is a zombie, and gone.
+	if waitZombie(cmd.Process.Pid) {
+		if got := runStatus(t, path, runID); got != StatusInterrupted {
+			t.Errorf("run %s of a killed process not yet waited for has status %q, want %q", runID, got, StatusInterrupted)
+		}
 	}
 	cmd.Wait()
 	if acked < k {
 		t.Fatalf("child exited after %d appends, before the kill at %d", acked, k)
 	}
 	return acked
+}
+
+// runStatus returns the status Runs reports for run id of the store at path.
+func runStatus(t *testing.T, path, id string) string {
+	t.Helper()
+	s, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	infos, err := s.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ri := range infos {
+		if ri.ID == id {
+			return ri.Status
+		}
+	}
+	t.Fatalf("no run %s in %s", id, path)
+	return ""
+}
+
+// waitZombie waits until process pid, which has been killed but not
+// waited for, is a zombie, and reports whether /proc showed it as one.
+func waitZombie(pid int) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false // no /proc
+		}
+		if i := strings.LastIndexByte(string(b), ')'); i >= 0 && strings.HasPrefix(string(b[i:]), ") Z") {
+			return true
+		}
+	}
+	return false
 }

@@ -18,7 +18,9 @@ type RunInfo struct {
 	// Start and End are in UTC; End is zero while the run is running.
 	Start, End time.Time
 	// Status is "running", "complete", "interrupted" or "failed". A run
-	// whose process died without calling Finish stays "running".
+	// whose process died without calling Finish reads as "interrupted"
+	// when the process ran on this host, since then its end can be seen;
+	// a run from another host stays "running" until it finishes.
 	Status string
 	// Measurements counts the stored measurements (warm-up included);
 	// Benchmarks counts the distinct benchmark keys among them.
@@ -27,10 +29,15 @@ type RunInfo struct {
 
 // Runs returns a summary of every stored run, newest (last created) first.
 func (s *Store) Runs() ([]RunInfo, error) {
+	// Stores before version 3 record no owners.
+	owners, join := "NULL, NULL, NULL", ""
+	if s.version >= 3 {
+		owners, join = "o.host, o.pid, o.process", "LEFT JOIN run_owners o ON o.run = r.num"
+	}
 	rows, err := s.db.Query(`SELECT r.id, r.label, r.commit_hash, r.dirty, r.start_ns, r.end_ns, r.status,
 		(SELECT COUNT(*) FROM measurements m WHERE m.run = r.num),
-		(SELECT COUNT(DISTINCT m.bench) FROM measurements m WHERE m.run = r.num)
-		FROM runs r ORDER BY r.num DESC`)
+		(SELECT COUNT(DISTINCT m.bench) FROM measurements m WHERE m.run = r.num),
+		` + owners + ` FROM runs r ` + join + ` ORDER BY r.num DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list runs: %w", err)
 	}
@@ -39,13 +46,17 @@ func (s *Store) Runs() ([]RunInfo, error) {
 	for rows.Next() {
 		var ri RunInfo
 		var dirty int
-		var start, end sql.NullInt64
+		var start, end, pid sql.NullInt64
+		var host, process sql.NullString
 		if err := rows.Scan(&ri.ID, &ri.Label, &ri.Commit, &dirty, &start, &end, &ri.Status,
-			&ri.Measurements, &ri.Benchmarks); err != nil {
+			&ri.Measurements, &ri.Benchmarks, &host, &pid, &process); err != nil {
 			return nil, fmt.Errorf("store: list runs: %w", err)
 		}
 		ri.Dirty = dirty != 0
 		ri.Start, ri.End = fromNanos(start), fromNanos(end)
+		if ri.Status == StatusRunning && host.Valid && (owner{host.String, pid.Int64, process.String}).gone() {
+			ri.Status = StatusInterrupted
+		}
 		infos = append(infos, ri)
 	}
 	if err := rows.Err(); err != nil {
@@ -102,7 +113,7 @@ func (s *Store) load(tx *sql.Tx, id string) (*bench.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run %s: configurations: %w", id, err)
 	}
-	if err := loadMeasurements(tx, num, r, keys, configs); err != nil {
+	if err := loadMeasurements(tx, s.version, num, r, keys, configs); err != nil {
 		return nil, fmt.Errorf("run %s: measurements: %w", id, err)
 	}
 	return r, nil
@@ -184,9 +195,15 @@ func loadConfigs(tx *sql.Tx, num int64) (map[int64][]bench.Config, error) {
 
 // loadMeasurements reads the measurements of run num with their values, one
 // row per value (or one row with NULL value columns for a measurement without
-// values), in insertion order.
-func loadMeasurements(tx *sql.Tx, num int64, r *bench.Run, keys map[int64]bench.Key, configs map[int64][]bench.Config) error {
-	rows, err := tx.Query(`SELECT m.id, m.bench, m.version, m.instance, m.suite_run, m.fork, m.iteration,
+// values), in insertion order. version is the store's schema version.
+func loadMeasurements(tx *sql.Tx, version int, num int64, r *bench.Run, keys map[int64]bench.Key, configs map[int64][]bench.Config) error {
+	// Measurements of a version-1 store have no version: they are of a
+	// run of one version, which the empty string says.
+	versionCol := "m.version"
+	if version < 2 {
+		versionCol = "''"
+	}
+	rows, err := tx.Query(`SELECT m.id, m.bench, `+versionCol+`, m.instance, m.suite_run, m.fork, m.iteration,
 		m.phase, m.n, m.start_ns, m.end_ns, m.config,
 		v.unit, v.value, v.value_bits, v.orig_unit, v.orig_value, v.orig_value_bits
 		FROM measurements m LEFT JOIN measurement_values v ON v.measurement = m.id

@@ -1,4 +1,4 @@
--- Schema of the mbench result store, version 2.
+-- Schema of the mbench result store, version 3.
 --
 -- The SQL is portable: it uses only types and constructs that SQLite and
 -- PostgreSQL both accept, so that a PostgreSQL backend can run this file
@@ -34,6 +34,17 @@ CREATE TABLE IF NOT EXISTS runs (
 	status      TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_label ON runs (label);
+
+-- run_owners names the process that created a run: its host, pid and a
+-- token that tells it from a later process with the same pid (see
+-- owner.go). A reader on the same host reads a run that is still
+-- 'running' but whose process is gone as interrupted. Version 3 added it.
+CREATE TABLE IF NOT EXISTS run_owners (
+	run     INTEGER NOT NULL PRIMARY KEY REFERENCES runs (num),
+	host    TEXT    NOT NULL,
+	pid     BIGINT  NOT NULL,
+	process TEXT    NOT NULL
+);
 
 -- run_settings holds Run.Settings.
 CREATE TABLE IF NOT EXISTS run_settings (

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ var schemaSQL string
 
 // schemaVersion is the version of schema.sql. Raise it together with a new
 // entry in migrations whenever schema.sql changes.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // A migration upgrades a store from version from to from+1, inside the
 // transaction that then records the new version.
@@ -39,6 +40,7 @@ type migration struct {
 // so a new store never runs a migration.
 var migrations = []migration{
 	{from: 1, apply: addVersion},
+	{from: 2, apply: addRunOwners},
 }
 
 // addVersion upgrades a store from version 1 to 2: measurements get the
@@ -52,19 +54,53 @@ func addVersion(tx *sql.Tx) error {
 	return err
 }
 
-// busyTimeout is how long a statement waits for a lock another connection
-// (another mbench process) holds before failing. Writers hold the lock for
-// one short transaction, so waiting this long means something is stuck.
-const busyTimeout = 10 * time.Second
+// addRunOwners upgrades a store from version 2 to 3: runs get an owner
+// (table run_owners), by which a reader tells a run whose process died from
+// one still going. Runs of a version-2 store have none and keep the status
+// they have.
+func addRunOwners(tx *sql.Tx) error {
+	_, err := tx.Exec(createRunOwners)
+	return err
+}
 
-// sqliteNotADB is SQLite's result code SQLITE_NOTADB.
-const sqliteNotADB = 26
+// createRunOwners is the statement in schema.sql that creates run_owners;
+// TestMigrateFromVersion1 checks that both create the same table.
+const createRunOwners = `CREATE TABLE IF NOT EXISTS run_owners (
+	run     INTEGER NOT NULL PRIMARY KEY REFERENCES runs (num),
+	host    TEXT    NOT NULL,
+	pid     BIGINT  NOT NULL,
+	process TEXT    NOT NULL
+)`
+
+// busyTimeout is how long a statement waits for a lock another connection
+// (another mbench process) holds before SQLite gives up with SQLITE_BUSY.
+// Writers hold the lock for one short transaction, so a wait this long is
+// rare; a writing transaction that meets it waits again (see withTx) rather
+// than fail. It is a variable so that tests can shorten it.
+var busyTimeout = 10 * time.Second
+
+// busyHook, when set, is called each time a writing transaction has waited
+// busyTimeout for the lock and is about to wait again. Tests use it to see
+// a writer wait.
+var busyHook func()
+
+// SQLite result codes the store tells apart (primary codes, the low byte of
+// an extended code).
+const (
+	sqliteBusy   = 5
+	sqliteNotADB = 26
+)
 
 // A Store is an open result store. Its methods are safe for concurrent use.
 type Store struct {
-	db    *sql.DB
-	path  string
-	stmts statements
+	db       *sql.DB
+	path     string
+	readOnly bool
+	// version is the schema version of the file: schemaVersion when the
+	// store is open for writing (Open upgrades older stores), possibly
+	// older when it is open read-only, and reads adapt to it.
+	version int
+	stmts   statements
 
 	// mu guards the caches below, which map names to the keys of rows
 	// that are committed and never change or go away, so they stay valid
@@ -75,21 +111,52 @@ type Store struct {
 	configs map[string]int64    // config digest -> config_sets.id
 }
 
-// Open opens the store at path, creating the file, its parent directories
-// and the schema when they do not exist, and upgrading the schema of a store
-// an older mbench wrote.
+// Open opens the store at path for reading and writing, creating the file,
+// its parent directories and the schema when they do not exist, and
+// upgrading the schema of a store an older mbench wrote.
+//
+// An empty file is taken for a new store: SQLite creates the file before it
+// writes the schema, so an empty file is also what a concurrent Open of a
+// new store shows for an instant.
 func Open(path string) (*Store, error) {
+	return open(path, false)
+}
+
+// OpenReadOnly opens the existing store at path for reading only. It never
+// creates a file, upgrades the schema or takes the write lock, so it works
+// while other processes write to the store, on a file the user may only
+// read, and on a store an older mbench wrote (which stays as it is). It
+// fails, naming path, when path does not exist (the error wraps
+// fs.ErrNotExist) or holds no mbench store, and the Store's writing methods
+// fail.
+func OpenReadOnly(path string) (*Store, error) {
+	return open(path, true)
+}
+
+func open(path string, readOnly bool) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: open: empty path")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+	if readOnly {
+		fi, err := os.Stat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("store: open %s: no store: %w", path, fs.ErrNotExist)
+		case err != nil:
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		case fi.IsDir():
+			return nil, fmt.Errorf("store: open %s: a directory, not a store", path)
+		case fi.Size() == 0:
+			return nil, fmt.Errorf("store: open %s: empty file, not an mbench store (no schema version)", path)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db, err := sql.Open("sqlite", dsn(abs))
+	db, err := sql.Open("sqlite", dsn(abs, readOnly))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -102,11 +169,12 @@ func Open(path string) (*Store, error) {
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
 	s := &Store{
-		db:      db,
-		path:    path,
-		runs:    make(map[string]int64),
-		keys:    make(map[bench.Key]int64),
-		configs: make(map[string]int64),
+		db:       db,
+		path:     path,
+		readOnly: readOnly,
+		runs:     make(map[string]int64),
+		keys:     make(map[bench.Key]int64),
+		configs:  make(map[string]int64),
 	}
 	if err := s.init(); err != nil {
 		db.Close()
@@ -121,87 +189,167 @@ func Open(path string) (*Store, error) {
 
 // dsn returns the modernc.org/sqlite data source name for the file at the
 // absolute path abs. The file: URI form lets the path contain '?' and '#'.
-// synchronous is a per-connection setting, so it is part of every
-// connection's DSN; _txlock=immediate makes every writing transaction take
-// the write lock at BEGIN, when busy_timeout can still wait for it, instead
-// of failing with SQLITE_BUSY when a read turns into a write.
-func dsn(abs string) string {
+//
+// A writing store's connection has synchronous=FULL, a per-connection
+// setting (see the package comment), and _txlock=immediate, which makes
+// every writing transaction take the write lock at BEGIN, when
+// busy_timeout can still wait for it, instead of failing with SQLITE_BUSY
+// when a read turns into a write. A read-only store's connection opens the
+// file with mode=ro, so that SQLite neither creates nor writes it, and sets
+// query_only as a second guard.
+func dsn(abs string, readOnly bool) string {
 	p := filepath.ToSlash(abs)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // Windows: file:/C:/dir/mbench.db
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(FULL)")
-	q.Set("_txlock", "immediate")
+	if readOnly {
+		q.Set("mode", "ro")
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "foreign_keys(1)")
+		q.Add("_pragma", "synchronous(FULL)")
+		q.Set("_txlock", "immediate")
+	}
 	return "file:" + (&url.URL{Path: p}).EscapedPath() + "?" + q.Encode()
 }
 
-// init switches the file to WAL mode, creates or upgrades the schema and
-// prepares the statements.
+// init readies a new connection. For writing, it switches the file to WAL
+// mode, creates or upgrades the schema and prepares the statements; read
+// only, it checks that the file is a store this mbench can read.
 func (s *Store) init() error {
+	if s.readOnly {
+		v, err := storedVersion(s.db)
+		if err != nil {
+			return err
+		}
+		if v == 0 {
+			return errors.New("an SQLite database without tables, not an mbench store (no schema version)")
+		}
+		s.version = v
+		return nil
+	}
 	var mode string
-	if err := s.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+	err := retryBusy(func() error {
+		return s.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode)
+	})
+	if err != nil {
 		return err
 	}
 	if !strings.EqualFold(mode, "wal") {
 		return fmt.Errorf("cannot use write-ahead logging (journal mode is %q)", mode)
 	}
-	if err := s.migrate(); err != nil {
+	if err := s.withTx(s.migrate); err != nil {
 		return err
 	}
+	s.version = schemaVersion
 	return s.stmts.prepare(s.db)
 }
 
-// migrate brings the schema to schemaVersion in one transaction, so that
-// two processes opening a new store at once create it only once.
-func (s *Store) migrate() error {
-	tx, err := s.db.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+// A querier is a *sql.DB or *sql.Tx.
+type querier interface {
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+// storedVersion returns the schema version of the database q reads, or 0
+// when it has no tables at all (a new store). It fails when the database is
+// not an mbench store or one newer than this mbench.
+func storedVersion(q querier) (int, error) {
 	var hasVersion, tables int
-	err = tx.QueryRow(`SELECT
+	err := q.QueryRow(`SELECT
 		COALESCE(SUM(CASE WHEN name = 'schema_version' THEN 1 ELSE 0 END), 0), COUNT(*)
 		FROM sqlite_master WHERE type = 'table'`).Scan(&hasVersion, &tables)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if hasVersion == 0 {
 		if tables > 0 {
-			return errors.New("an SQLite database but not an mbench store (no schema_version table)")
+			return 0, errors.New("an SQLite database but not an mbench store (no schema_version table)")
 		}
-		if _, err := tx.Exec(schemaSQL); err != nil {
-			return fmt.Errorf("creating schema: %w", err)
-		}
-		if _, err := tx.Exec("INSERT INTO schema_version (version) VALUES (?)", schemaVersion); err != nil {
-			return err
-		}
-		return tx.Commit()
+		return 0, nil
 	}
 	var v sql.NullInt64
-	if err := tx.QueryRow("SELECT MAX(version) FROM schema_version").Scan(&v); err != nil {
-		return err
+	if err := q.QueryRow("SELECT MAX(version) FROM schema_version").Scan(&v); err != nil {
+		return 0, err
 	}
 	switch {
 	case !v.Valid:
-		return errors.New("schema_version table is empty")
+		return 0, fmt.Errorf("no schema version (table schema_version is empty); this mbench reads versions 1 to %d", schemaVersion)
 	case v.Int64 > schemaVersion:
-		return fmt.Errorf("schema version %d is newer than this mbench understands (%d); upgrade mbench", v.Int64, schemaVersion)
-	case v.Int64 == schemaVersion:
-		return nil // Rollback ends the read.
+		return 0, fmt.Errorf("schema version %d is newer than this mbench understands (%d); upgrade mbench", v.Int64, schemaVersion)
+	case v.Int64 < 1:
+		return 0, fmt.Errorf("schema version %d is not one mbench writes (1 to %d)", v.Int64, schemaVersion)
 	}
-	for _, m := range migrations[v.Int64-1:] {
+	return int(v.Int64), nil
+}
+
+// migrate brings the schema to schemaVersion in transaction tx, so that
+// two processes opening a new store at once create it only once.
+func (s *Store) migrate(tx *sql.Tx) error {
+	v, err := storedVersion(tx)
+	if err != nil {
+		return err
+	}
+	if v == 0 {
+		if _, err := tx.Exec(schemaSQL); err != nil {
+			return fmt.Errorf("creating schema: %w", err)
+		}
+		_, err := tx.Exec("INSERT INTO schema_version (version) VALUES (?)", schemaVersion)
+		return err
+	}
+	if v == schemaVersion {
+		return nil
+	}
+	for _, m := range migrations[v-1:] {
 		if err := m.apply(tx); err != nil {
 			return fmt.Errorf("upgrading schema from version %d: %w", m.from, err)
 		}
 	}
-	if _, err := tx.Exec("UPDATE schema_version SET version = ?", schemaVersion); err != nil {
-		return err
+	_, err = tx.Exec("UPDATE schema_version SET version = ?", schemaVersion)
+	return err
+}
+
+// withTx runs f in a writing transaction and commits it. When another
+// process holds the write lock for longer than busyTimeout, the
+// transaction waits for it again, as long as it takes: a run that has
+// measured for an hour must not fail because another mbench, or someone
+// with the sqlite3 shell, held the lock for a while. f may run more than
+// once, each time in a new transaction.
+func (s *Store) withTx(f func(tx *sql.Tx) error) error {
+	return retryBusy(func() error {
+		tx, err := s.db.Begin()
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := f(tx); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// retryBusy calls f until it does not fail with SQLITE_BUSY.
+func retryBusy(f func() error) error {
+	for {
+		err := f()
+		var e *sqlite.Error
+		if !errors.As(err, &e) || e.Code()&0xff != sqliteBusy {
+			return err
+		}
+		if busyHook != nil {
+			busyHook()
+		}
 	}
-	return tx.Commit()
+}
+
+// writable fails for a store opened read-only.
+func (s *Store) writable(op string) error {
+	if s.readOnly {
+		return fmt.Errorf("store: %s: %s is open read-only", op, s.path)
+	}
+	return nil
 }
 
 // Close closes the store. Everything Append and the other writers returned
@@ -220,6 +368,7 @@ type statements struct {
 	runNum     *sql.Stmt
 	nextRun    *sql.Stmt
 	insRun     *sql.Stmt
+	insOwner   *sql.Stmt
 	setSetting *sql.Stmt
 	insUnit    *sql.Stmt
 	keyID      *sql.Stmt
@@ -247,6 +396,7 @@ func (st *statements) list() []struct {
 		{&st.insRun, `INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain,
 			goos, goarch, host, cpu, start_ns, end_ns, status)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insOwner, "INSERT INTO run_owners (run, host, pid, process) VALUES (?, ?, ?, ?)"},
 		{&st.setSetting, `INSERT INTO run_settings (run, name, value) VALUES (?, ?, ?)
 			ON CONFLICT (run, name) DO UPDATE SET value = excluded.value`},
 		{&st.insUnit, "INSERT INTO run_units (run, idx, unit, name, value) VALUES (?, ?, ?, ?, ?)"},

@@ -17,8 +17,9 @@ import (
 	"github.com/mbench/mbench/bench"
 )
 
-// Run statuses. A run is StatusRunning from CreateRun until Finish; a run
-// whose process died stays StatusRunning.
+// Run statuses. A run is StatusRunning from CreateRun until Finish; Runs
+// reports a run whose process died on this host before Finish as
+// StatusInterrupted.
 const (
 	StatusRunning     = "running"
 	StatusComplete    = "complete"
@@ -46,50 +47,60 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 		return "", fmt.Errorf("store: create run: end %w", err)
 	}
 
+	if err := s.writable("create run"); err != nil {
+		return "", err
+	}
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tx, err := s.db.Begin()
-	if err != nil {
-		return "", fmt.Errorf("store: create run: %w", err)
-	}
-	defer tx.Rollback()
-	id := r.ID
-	if id == "" {
-		// Collisions are unlikely (48 random bits) but cheap to avoid.
-		for {
-			id = newID()
-			_, ok, err := s.lookupRun(tx, id)
-			if err != nil {
-				return "", fmt.Errorf("store: create run: %w", err)
-			}
-			if !ok {
-				break
-			}
-		}
-	} else if _, ok, err := s.lookupRun(tx, id); err != nil {
-		return "", fmt.Errorf("store: create run %s: %w", id, err)
-	} else if ok {
-		return "", fmt.Errorf("store: create run %s: a run with this id exists", id)
-	}
+	var id string
 	var num int64
-	if err := tx.Stmt(s.stmts.nextRun).QueryRow().Scan(&num); err != nil {
-		return "", fmt.Errorf("store: create run %s: %w", id, err)
-	}
-	_, err = tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), r.Toolchain,
-		r.GOOS, r.GOARCH, r.Host, r.CPU, start, end, StatusRunning)
-	if err != nil {
-		return "", fmt.Errorf("store: create run %s: %w", id, err)
-	}
-	if err := setSettings(tx.Stmt(s.stmts.setSetting), num, r.Settings); err != nil {
-		return "", fmt.Errorf("store: create run %s: %w", id, err)
-	}
-	insUnit := tx.Stmt(s.stmts.insUnit)
-	for i, u := range r.Units {
-		if _, err := insUnit.Exec(num, i, u.Unit, u.Key, u.Value); err != nil {
-			return "", fmt.Errorf("store: create run %s: %w", id, err)
+	err = s.withTx(func(tx *sql.Tx) error {
+		id = r.ID
+		if id == "" {
+			// Collisions are unlikely (48 random bits) but cheap to avoid.
+			for {
+				id = newID()
+				_, ok, err := s.lookupRun(tx, id)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					break
+				}
+			}
+		} else if _, ok, err := s.lookupRun(tx, id); err != nil {
+			return err
+		} else if ok {
+			return errors.New("a run with this id exists")
 		}
-	}
-	if err := tx.Commit(); err != nil {
+		if err := tx.Stmt(s.stmts.nextRun).QueryRow().Scan(&num); err != nil {
+			return err
+		}
+		_, err := tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), r.Toolchain,
+			r.GOOS, r.GOARCH, r.Host, r.CPU, start, end, StatusRunning)
+		if err != nil {
+			return err
+		}
+		o := self()
+		if _, err := tx.Stmt(s.stmts.insOwner).Exec(num, o.host, o.pid, o.process); err != nil {
+			return err
+		}
+		if err := setSettings(tx.Stmt(s.stmts.setSetting), num, r.Settings); err != nil {
+			return err
+		}
+		insUnit := tx.Stmt(s.stmts.insUnit)
+		for i, u := range r.Units {
+			if _, err := insUnit.Exec(num, i, u.Unit, u.Key, u.Value); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if id == "" {
+			return "", fmt.Errorf("store: create run: %w", err)
+		}
 		return "", fmt.Errorf("store: create run %s: %w", id, err)
 	}
 	s.runs[id] = num
@@ -143,20 +154,23 @@ func (s *Store) AppendBatches(batches ...Batch) error {
 		}
 	}
 
+	if err := s.writable("append"); err != nil {
+		return err
+	}
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tx, err := s.db.Begin()
-	if err != nil {
-		return fmt.Errorf("store: append: %w", err)
-	}
-	defer tx.Rollback()
-	a := appender{s: s, tx: tx}
-	for b, batch := range batches {
-		if err := a.append(batch.Run, batch.Measurements, times[b]); err != nil {
-			return err
+	var a appender
+	err := s.withTx(func(tx *sql.Tx) error {
+		a = appender{s: s, tx: tx}
+		for b, batch := range batches {
+			if err := a.append(batch.Run, batch.Measurements, times[b]); err != nil {
+				return err
+			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("store: append: %w", err)
 	}
 	// Only committed rows may enter the caches.
@@ -171,12 +185,12 @@ func (a *appender) append(id string, ms []bench.Measurement, times []sql.NullInt
 	s, tx := a.s, a.tx
 	num, err := s.runNum(tx, id)
 	if err != nil {
-		return fmt.Errorf("store: append: %w", err)
+		return err
 	}
 	var next int64
 	if len(ms) > 0 {
 		if err := tx.Stmt(s.stmts.nextMeas).QueryRow().Scan(&next); err != nil {
-			return fmt.Errorf("store: append to run %s: %w", id, err)
+			return err
 		}
 	}
 	insMeas, insValue := tx.Stmt(s.stmts.insMeas), tx.Stmt(s.stmts.insValue)
@@ -184,24 +198,24 @@ func (a *appender) append(id string, ms []bench.Measurement, times []sql.NullInt
 		m := &ms[i]
 		key, err := a.keyID(m.Key)
 		if err != nil {
-			return fmt.Errorf("store: append to run %s: %w", id, err)
+			return err
 		}
 		config, err := a.configID(m.Config)
 		if err != nil {
-			return fmt.Errorf("store: append to run %s: %w", id, err)
+			return err
 		}
 		c := &m.Coord
 		_, err = insMeas.Exec(next, num, key, c.Version, c.Instance, c.SuiteRun, c.Fork, c.Iteration,
 			int64(c.Phase), m.N, times[2*i], times[2*i+1], config)
 		if err != nil {
-			return fmt.Errorf("store: append to run %s: %w", id, err)
+			return err
 		}
 		for j, v := range m.Values {
 			val, valBits := floatCols(v.Value)
 			orig, origBits := floatCols(v.OrigValue)
 			_, err := insValue.Exec(next, j, v.Unit, val, valBits, v.OrigUnit, orig, origBits)
 			if err != nil {
-				return fmt.Errorf("store: append to run %s: %w", id, err)
+				return err
 			}
 		}
 		next++
@@ -319,13 +333,22 @@ func (s *Store) Finish(id string, end time.Time, status string) error {
 	if err != nil {
 		return fmt.Errorf("store: finish run %s: end %w", id, err)
 	}
-	res, err := s.db.Exec("UPDATE runs SET end_ns = ?, status = ? WHERE id = ?", e, status, id)
+	if err := s.writable("finish run"); err != nil {
+		return err
+	}
+	var n int64
+	err = s.withTx(func(tx *sql.Tx) error {
+		res, err := tx.Exec("UPDATE runs SET end_ns = ?, status = ? WHERE id = ?", e, status, id)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: finish run %s: %w", id, err)
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("store: finish run %s: %w", id, err)
-	} else if n == 0 {
+	if n == 0 {
 		return fmt.Errorf("store: finish: %w", s.noRun(id))
 	}
 	return nil
@@ -334,21 +357,19 @@ func (s *Store) Finish(id string, end time.Time, status string) error {
 // SetSettings merges kv into the settings of run id: keys in kv get the
 // values in kv, other keys keep theirs.
 func (s *Store) SetSettings(id string, kv map[string]string) error {
+	if err := s.writable("set settings"); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tx, err := s.db.Begin()
+	err := s.withTx(func(tx *sql.Tx) error {
+		num, err := s.runNum(tx, id)
+		if err != nil {
+			return err
+		}
+		return setSettings(tx.Stmt(s.stmts.setSetting), num, kv)
+	})
 	if err != nil {
-		return fmt.Errorf("store: set settings of run %s: %w", id, err)
-	}
-	defer tx.Rollback()
-	num, err := s.runNum(tx, id)
-	if err != nil {
-		return fmt.Errorf("store: set settings: %w", err)
-	}
-	if err := setSettings(tx.Stmt(s.stmts.setSetting), num, kv); err != nil {
-		return fmt.Errorf("store: set settings of run %s: %w", id, err)
-	}
-	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: set settings of run %s: %w", id, err)
 	}
 	return nil

@@ -1,0 +1,55 @@
+package store
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/mbench/mbench/bench"
+)
+
+func TestOwnerGone(t *testing.T) {
+	me := self()
+	if me.host == "" || me.pid != int64(os.Getpid()) {
+		t.Fatalf("self() = %+v", me)
+	}
+	// A process that has exited and been waited for.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	exited := int64(cmd.Process.Pid)
+
+	for _, tc := range []struct {
+		name string
+		o    owner
+		want bool
+	}{
+		{"this process", me, false},
+		{"another host", owner{host: me.host + ".elsewhere", pid: exited}, false},
+		{"no host", owner{pid: exited}, false},
+		{"exited process", owner{host: me.host, pid: exited}, true},
+		{"exited process with a token", owner{host: me.host, pid: exited, process: me.process}, true},
+	} {
+		if got := tc.o.gone(); got != tc.want {
+			t.Errorf("%s: %+v gone = %v, want %v", tc.name, tc.o, got, tc.want)
+		}
+	}
+}
+
+// TestRunsOwnerless checks that a running run without an owner, as version
+// 2 stores hold, keeps its status.
+func TestRunsOwnerless(t *testing.T) {
+	s, _ := openTemp(t)
+	id, err := s.CreateRun(&bench.Run{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec("DELETE FROM run_owners"); err != nil {
+		t.Fatal(err)
+	}
+	infos, err := s.Runs()
+	if err != nil || len(infos) != 1 || infos[0].ID != id || infos[0].Status != StatusRunning {
+		t.Errorf("Runs = %+v, %v, want run %s running", infos, err, id)
+	}
+}
