@@ -39,10 +39,10 @@ func loadInputs(e *env, db string, args []string) ([]*bench.Run, error) {
 			continue
 		}
 		if st == nil {
-			if _, err := os.Stat(db); err != nil {
+			st, err = store.OpenReadOnly(db)
+			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%s: no such file, and no result database at %s to look it up in", in.Path, db)
-			}
-			if st, err = store.Open(db); err != nil {
+			} else if err != nil {
 				return nil, err
 			}
 		}

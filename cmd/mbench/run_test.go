@@ -100,7 +100,7 @@ func TestRunKilled(t *testing.T) {
 			if got < seen {
 				t.Errorf("%d measurements stored after %v, %d before", got, sig, seen)
 			}
-			wantStatus := map[syscall.Signal]string{syscall.SIGINT: "interrupted", syscall.SIGKILL: "running"}[sig]
+			wantStatus := map[syscall.Signal]string{syscall.SIGINT: "interrupted", syscall.SIGKILL: "interrupted"}[sig]
 			if status != wantStatus {
 				t.Errorf("run status %q, want %q", status, wantStatus)
 			}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"text/tabwriter"
 	"time"
@@ -18,8 +20,8 @@ func init() {
 		short:     "list the runs in the result database",
 		long: `
 Runs lists the runs stored in the result database, newest first: id, label,
-commit, start time, duration, status (complete, interrupted, failed, or
-running for a run still going or killed), and how many benchmarks and
+commit, start time, duration, status (running; complete; interrupted when
+stopped, or killed on this host; failed), and how many benchmarks and
 measurements each holds. Refer to a run by its id, a unique id prefix, its
 label (the newest run with that label) or "latest" in 'mbench compare' and
 'mbench export'.
@@ -113,10 +115,12 @@ prefix, a label or "latest".
 	})
 }
 
-// openExisting opens the result database at path, which must exist.
+// openExisting opens the result database at path, which must exist, for
+// reading only.
 func openExisting(path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
+	st, err := store.OpenReadOnly(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no result database at %s (mbench run creates it; -db chooses another)", path)
 	}
-	return store.Open(path)
+	return st, err
 }
