@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/perf/benchfmt"
 )
 
 func readTestdata(t *testing.T, name string) (*Run, []error) {
@@ -307,69 +304,39 @@ func TestBenchstatReads(t *testing.T) {
 	}
 }
 
-func FuzzReadBenchfmt(f *testing.F) {
-	for _, name := range []string{"gotest.txt", "bad.txt"} {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+// TestReadLongLines reads files with lines longer than a bufio.Scanner
+// takes by default (64 KB) or than ReadJSON once took (16 MB): a benchmark
+// that logs a long line must not cost the results around it.
+func TestReadLongLines(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	text := "pkg: example.com/m\nBenchmarkA-2 10 100 ns/op\n" + long + "\n" +
+		"#mbench coord {\"fork\":2}\nBenchmarkA-2 10 110 ns/op\nBenchmarkB-2 10 120 ns/op\n"
+	run, warnings, err := Read(strings.NewReader(text), "long.txt")
+	if err != nil {
+		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	WriteBenchfmt(&buf, sampleRun(), BenchfmtOptions{Warmup: true})
-	f.Add(bytes.Clone(buf.Bytes()))
-	buf.Reset()
-	WriteBenchfmt(&buf, abRun(), BenchfmtOptions{Warmup: true})
-	f.Add(bytes.Clone(buf.Bytes()))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		run, warnings, err := ReadBenchfmt(bytes.NewReader(data), "fuzz")
-		if err != nil {
-			return
-		}
-		for _, w := range warnings {
-			var se *benchfmt.SyntaxError
-			if !errors.As(w, &se) {
-				t.Fatalf("warning %v has no position", w)
-			}
-		}
-		// What was read must survive a write and a second read.
-		var out bytes.Buffer
-		if err := WriteBenchfmt(&out, run, BenchfmtOptions{Warmup: true}); err != nil {
-			t.Fatal(err)
-		}
-		again, _, err := ReadBenchfmt(&out, "again")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(again.Measurements) != len(run.Measurements) {
-			t.Fatalf("round trip kept %d of %d measurements\n%s", len(again.Measurements), len(run.Measurements), out.Bytes())
-		}
-	})
-}
+	if len(run.Measurements) != 3 || run.Measurements[2].Key.Name != "B" || run.Measurements[2].Coord.Fork != 2 {
+		t.Errorf("read %+v, want A, A and B, the last two in fork 2", run.Measurements)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "long.txt:3: line of 204800 bytes") {
+		t.Errorf("warnings %v, want one for line 3", warnings)
+	}
 
-func FuzzReadJSON(f *testing.F) {
 	var buf bytes.Buffer
-	WriteJSON(&buf, sampleRun())
-	f.Add(bytes.Clone(buf.Bytes()))
-	buf.Reset()
-	WriteJSON(&buf, abRun())
-	f.Add(bytes.Clone(buf.Bytes()))
-	f.Add([]byte("{\"type\":\"measurement\",\"name\":\"X\",\"n\":1,\"phase\":\"measure\",\"values\":[{\"value\":1,\"unit\":\"sec/op\"}]}\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		run, _, err := ReadJSON(bytes.NewReader(data), "fuzz")
-		if err != nil {
-			return
-		}
-		var out bytes.Buffer
-		if err := WriteJSON(&out, run); err != nil {
-			t.Fatal(err)
-		}
-		again, warnings, err := ReadJSON(&out, "again")
-		if err != nil || len(warnings) > 0 {
-			t.Fatalf("rereading what was written: %v %v\n%s", err, warnings, out.Bytes())
-		}
-		if !reflect.DeepEqual(again.Measurements, run.Measurements) && len(run.Measurements) > 0 {
-			t.Fatalf("round trip differs:\n%+v\n%+v", again.Measurements, run.Measurements)
-		}
-	})
+	if err := WriteJSON(&buf, sampleRun()); err != nil {
+		t.Fatal(err)
+	}
+	records := strings.SplitAfter(buf.String(), "\n")
+	junk := strings.Repeat("{", 17<<20) + "\n"
+	text = strings.Join(records[:2], "") + junk + strings.Join(records[2:], "")
+	run, warnings, err = Read(strings.NewReader(text), "long.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(run.Measurements), len(sampleRun().Measurements); got != want {
+		t.Errorf("read %d measurements around a 17 MB line, want %d", got, want)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "long.json:3: not a JSON record") {
+		t.Errorf("warnings %v, want one for line 3", warnings)
+	}
 }

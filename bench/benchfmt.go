@@ -31,6 +31,11 @@ const annotationPrefix = "#mbench "
 // no such key, so files of runs of one version read as before.
 const versionKey = "version"
 
+// maxLine is the length of the longest line, without its newline,
+// golang.org/x/perf/benchfmt.Reader reads: its bufio.Scanner holds at most
+// bufio.MaxScanTokenSize bytes, the newline included.
+const maxLine = bufio.MaxScanTokenSize - 1
+
 // annotation is the JSON payload of a "#mbench coord" line. It applies to
 // the results that follow it, until the next one.
 type annotation struct {
@@ -63,10 +68,22 @@ func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err err
 		a    annotation
 	}
 	var coords []lineAnnotation
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Bytes()
+	// A line too long for benchfmt.Reader would end its reading; such
+	// lines (a benchmark's log output, say) are left out of the copy it
+	// reads, as empty lines that keep the other lines' numbers, with a
+	// warning.
+	short := data
+	var long bool
+	for line, rest := 1, data; len(rest) > 0; line++ {
+		var text []byte
+		text, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if len(text) > maxLine {
+			long = true
+			warnings = append(warnings, &benchfmt.SyntaxError{FileName: name, Line: line,
+				Msg: fmt.Sprintf("line of %d bytes is longer than %d; skipped", len(text), maxLine)})
+			continue
+		}
+		text = bytes.TrimSuffix(text, []byte("\r"))
 		if !bytes.HasPrefix(text, []byte(annotationPrefix)) {
 			continue
 		}
@@ -98,7 +115,16 @@ func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err err
 		}
 	}
 
-	br := benchfmt.NewReader(bytes.NewReader(data), name)
+	if long {
+		short = make([]byte, 0, len(data))
+		for text := range bytes.Lines(data) {
+			if len(bytes.TrimSuffix(text, []byte("\n"))) > maxLine {
+				text = []byte("\n")
+			}
+			short = append(short, text...)
+		}
+	}
+	br := benchfmt.NewReader(bytes.NewReader(short), name)
 	var (
 		prevConfig []Config
 		nextCoord  int

@@ -190,13 +190,19 @@ func (e *LineError) Unwrap() error { return e.Err }
 // and skipped, so that a file cut short by a crash still yields every
 // complete record; err reports only failures to read r.
 func ReadJSON(r io.Reader, name string) (run *Run, warnings []error, err error) {
+	// The whole file is read first, so that a line of any length is one
+	// record (or one warning); a bufio.Scanner would stop at its limit.
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
 	run = new(Run)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 16<<20)
 	var config []Config
 	sawRun := false
-	for line := 1; sc.Scan(); line++ {
-		text := bytes.TrimSpace(sc.Bytes())
+	line := 0
+	for text := range bytes.Lines(data) {
+		line++
+		text = bytes.TrimSpace(text)
 		if len(text) == 0 {
 			continue
 		}
@@ -248,9 +254,6 @@ func ReadJSON(r io.Reader, name string) (run *Run, warnings []error, err error) 
 		default:
 			warn("unknown record type %q", probe.Type)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, warnings, fmt.Errorf("%s: %w", name, err)
 	}
 	return run, warnings, nil
 }

@@ -29,10 +29,32 @@ func (l Levels) String() string {
 	return fmt.Sprintf("%d,%d,%d", l.SuiteRuns, l.Forks, l.Iterations)
 }
 
-// Validate reports a level that is not positive.
+// MaxIterations bounds Total: at the shortest iteration time mbench uses,
+// a millisecond, more iterations would run for over eleven days, so more is
+// a mistake; and a larger product of three levels could overflow int.
+const MaxIterations = 1_000_000_000
+
+// Validate reports a level that is not positive, or levels that ask for
+// more than MaxIterations measurement iterations in all.
 func (l Levels) Validate() error {
 	if l.SuiteRuns < 1 || l.Forks < 1 || l.Iterations < 1 {
 		return fmt.Errorf("levels %v: every level must be at least 1", l)
+	}
+	// Each factor is at most MaxIterations, so no product below
+	// overflows int64.
+	total := int64(1)
+	for _, n := range []int{l.SuiteRuns, l.Forks, l.Iterations} {
+		if n > MaxIterations {
+			total = MaxIterations + 1
+			break
+		}
+		total *= int64(n)
+		if total > MaxIterations {
+			break
+		}
+	}
+	if total > MaxIterations {
+		return fmt.Errorf("levels %v: more than %d iterations in all", l, MaxIterations)
 	}
 	return nil
 }
@@ -43,7 +65,8 @@ func (l Levels) Within(full Levels) bool {
 	return l.SuiteRuns <= full.SuiteRuns && l.Forks <= full.Forks && l.Iterations <= full.Iterations
 }
 
-// ParseLevels parses "S,I,D", three positive integers.
+// ParseLevels parses "S,I,D", three positive integers whose product is at
+// most MaxIterations.
 func ParseLevels(s string) (Levels, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) != 3 {
@@ -57,5 +80,9 @@ func ParseLevels(s string) (Levels, error) {
 		}
 		n[i] = v
 	}
-	return Levels{SuiteRuns: n[0], Forks: n[1], Iterations: n[2]}, nil
+	l := Levels{SuiteRuns: n[0], Forks: n[1], Iterations: n[2]}
+	if err := l.Validate(); err != nil {
+		return Levels{}, err
+	}
+	return l, nil
 }
