@@ -117,7 +117,7 @@ func TestParseInputs(t *testing.T) {
 	if !reflect.DeepEqual(ins, want) {
 		t.Errorf("got %v, want %v", ins, want)
 	}
-	for _, bad := range [][]string{{"a=x.txt", "a=y.txt"}, {"x.txt", "x.txt"}, {"=x.txt"}, {"a="}} {
+	for _, bad := range [][]string{{"a=x.txt", "a=y.txt"}, {"x.txt", "x.txt"}, {"=x.txt"}, {"a="}, {""}, {"x.txt", ""}} {
 		if _, err := ParseInputs(bad); err == nil {
 			t.Errorf("ParseInputs(%q) succeeded, want an error", bad)
 		}
@@ -338,5 +338,54 @@ func TestReadLongLines(t *testing.T) {
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "long.json:3: not a JSON record") {
 		t.Errorf("warnings %v, want one for line 3", warnings)
+	}
+}
+
+// TestBenchfmtConfigChanges writes measurements whose configurations add,
+// drop and reorder keys, and reads each configuration back.
+func TestBenchfmtConfigChanges(t *testing.T) {
+	configs := [][]Config{
+		{{"n", "0"}},
+		{{"a", "1"}, {"n", "0"}},
+		{{"a", "1"}},
+		{{"b", "2"}, {"c", "3"}, {"a", "4"}},
+		{{"c", "5"}},
+		nil,
+		{{"a", "6"}, {"b", "7"}},
+	}
+	run := &Run{}
+	for i, cfg := range configs {
+		run.Measurements = append(run.Measurements, Measurement{
+			Key:    Key{Name: "X"},
+			Coord:  Coord{Iteration: i},
+			N:      1,
+			Values: []Value{{Value: float64(i + 1), Unit: "sec/op"}},
+			Config: cfg,
+		})
+	}
+	var buf bytes.Buffer
+	if err := WriteBenchfmt(&buf, run, BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	again, warnings, err := ReadBenchfmt(&buf, "configs")
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("reading back: %v %v", err, warnings)
+	}
+	if len(again.Measurements) != len(configs) {
+		t.Fatalf("read back %d measurements, want %d", len(again.Measurements), len(configs))
+	}
+	for i, m := range again.Measurements {
+		// The format keeps a key's value until changed, and a file
+		// configuration in order of first appearance: compare as sets.
+		got, want := make(map[string]string), make(map[string]string)
+		for _, c := range m.Config {
+			got[c.Key] = c.Value
+		}
+		for _, c := range configs[i] {
+			want[c.Key] = c.Value
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("measurement %d: configuration %v, want %v", i, m.Config, configs[i])
+		}
 	}
 }

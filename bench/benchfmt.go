@@ -332,7 +332,11 @@ func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 			last = a
 		}
 		started = true
-		res.Config = res.Config[:0]
+		// A new Result for every line, reusing the slices: a Result
+		// caches the positions of its configuration keys (ConfigIndex),
+		// which setting Config directly leaves stale, and the Writer
+		// then reads a wrong key's value or past the end.
+		res = benchfmt.Result{Config: res.Config[:0], Values: res.Values[:0]}
 		if m.Key.Package != "" {
 			res.Config = append(res.Config, benchfmt.Config{Key: "pkg", Value: []byte(m.Key.Package), File: true})
 		}
@@ -347,7 +351,6 @@ func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 		}
 		res.Name = benchfmt.Name(m.Key.FullName()[len("Benchmark"):])
 		res.Iters = m.N
-		res.Values = res.Values[:0]
 		for _, v := range m.Values {
 			res.Values = append(res.Values, benchfmt.Value{Value: v.Value, Unit: v.Unit, OrigValue: v.OrigValue, OrigUnit: v.OrigUnit})
 		}

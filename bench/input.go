@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,9 @@ type Input struct {
 // ParseInput parses one "label=path" or "path" argument. A label may not be
 // empty; a path that itself contains "=" needs a label ("x=a=b.txt").
 func ParseInput(arg string) (Input, error) {
+	if arg == "" {
+		return Input{}, errors.New("empty input: want a file, a run or label=path")
+	}
 	label, path, ok := strings.Cut(arg, "=")
 	if !ok {
 		return Input{Label: arg, Path: arg}, nil
