@@ -5,8 +5,8 @@
 // "running", Append stores its measurements as they arrive, and Finish
 // records the end time and final status. Runs, Load and Resolve read them
 // back, while the run is still being written too. Commands that only read
-// open the store with OpenReadOnly, which never creates, upgrades or locks
-// the file.
+// open the store with OpenReadOnly, which never creates or upgrades the
+// store nor waits for its write lock.
 //
 // # Durability
 //
@@ -17,10 +17,10 @@
 //   - A crash or SIGKILL of the process loses nothing Append returned from.
 //     The run loads with every measurement committed before the kill; a
 //     transaction cut off midway leaves no trace. Its stored status stays
-//     "running", but CreateRun records the process that owns the run (host,
-//     pid and, on Linux, what tells the process from a later one with the
-//     same pid), and Runs reports a running run whose owner has ended on
-//     this host as "interrupted".
+//     "running", but the store records the process that owns the run, the
+//     last to create or append to it (host, pid and, on Linux, what tells
+//     the process from a later one with the same pid), and Runs reports a
+//     running run whose owner has ended on this host as "interrupted".
 //   - A power failure or kernel crash loses nothing either, as far as the
 //     disk honours fsync. (synchronous=NORMAL would skip that fsync and could
 //     lose the last commits on power loss, though never corrupt the file; it

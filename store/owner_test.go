@@ -8,17 +8,23 @@ import (
 	"github.com/mbench/mbench/bench"
 )
 
+// exitedPid returns the pid of a process that has exited and been waited
+// for.
+func exitedPid(t *testing.T) int64 {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return int64(cmd.Process.Pid)
+}
+
 func TestOwnerGone(t *testing.T) {
 	me := self()
 	if me.host == "" || me.pid != int64(os.Getpid()) {
 		t.Fatalf("self() = %+v", me)
 	}
-	// A process that has exited and been waited for.
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	exited := int64(cmd.Process.Pid)
+	exited := exitedPid(t)
 
 	for _, tc := range []struct {
 		name string
@@ -51,5 +57,34 @@ func TestRunsOwnerless(t *testing.T) {
 	infos, err := s.Runs()
 	if err != nil || len(infos) != 1 || infos[0].ID != id || infos[0].Status != StatusRunning {
 		t.Errorf("Runs = %+v, %v, want run %s running", infos, err, id)
+	}
+}
+
+// TestAppendTakesOwnership resumes a run whose process died: the process
+// that appends to it owns it from then on, so that it reads as running
+// while that process lives.
+func TestAppendTakesOwnership(t *testing.T) {
+	s, path := openTemp(t)
+	id, err := s.CreateRun(&bench.Run{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec("UPDATE run_owners SET pid = ?, process = ''", exitedPid(t)); err != nil {
+		t.Fatal(err)
+	}
+	if got := runStatus(t, path, id); got != StatusInterrupted {
+		t.Fatalf("run of an exited process: status %q, want %q", got, StatusInterrupted)
+	}
+	resumer, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resumer.Close()
+	m := bench.Measurement{Key: bench.Key{Name: "X"}, N: 1, Values: []bench.Value{{Value: 1, Unit: "sec/op"}}}
+	if err := resumer.Append(id, m); err != nil {
+		t.Fatal(err)
+	}
+	if got := runStatus(t, path, id); got != StatusRunning {
+		t.Errorf("resumed run: status %q, want %q", got, StatusRunning)
 	}
 }

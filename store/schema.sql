@@ -35,10 +35,11 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE INDEX IF NOT EXISTS runs_label ON runs (label);
 
--- run_owners names the process that created a run: its host, pid and a
--- token that tells it from a later process with the same pid (see
--- owner.go). A reader on the same host reads a run that is still
--- 'running' but whose process is gone as interrupted. Version 3 added it.
+-- run_owners names the process that owns a run, the last to create or
+-- append to it: its host, pid and a token that tells it from a later
+-- process with the same pid (see owner.go). A reader on the same host
+-- reads a run that is still 'running' but whose process is gone as
+-- interrupted. Version 3 added it.
 CREATE TABLE IF NOT EXISTS run_owners (
 	run     INTEGER NOT NULL PRIMARY KEY REFERENCES runs (num),
 	host    TEXT    NOT NULL,

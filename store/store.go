@@ -107,6 +107,7 @@ type Store struct {
 	// while other processes write to the same file.
 	mu      sync.Mutex
 	runs    map[string]int64    // run id -> runs.num
+	owned   map[string]bool     // run ids this process owns
 	keys    map[bench.Key]int64 // -> bench_keys.id
 	configs map[string]int64    // config digest -> config_sets.id
 }
@@ -123,12 +124,14 @@ func Open(path string) (*Store, error) {
 }
 
 // OpenReadOnly opens the existing store at path for reading only. It never
-// creates a file, upgrades the schema or takes the write lock, so it works
-// while other processes write to the store, on a file the user may only
-// read, and on a store an older mbench wrote (which stays as it is). It
-// fails, naming path, when path does not exist (the error wraps
-// fs.ErrNotExist) or holds no mbench store, and the Store's writing methods
-// fail.
+// creates the store, writes to it, upgrades its schema or takes the write
+// lock, so it works while other processes write to the store and on a store
+// an older mbench wrote (which stays as it is). SQLite may create the
+// -wal and -shm files beside the store that all readers of a WAL database
+// share; they hold no results, and the next writer to close removes them.
+// OpenReadOnly fails, naming path, when path does not exist (the error
+// wraps fs.ErrNotExist) or holds no mbench store; the Store's writing
+// methods fail.
 func OpenReadOnly(path string) (*Store, error) {
 	return open(path, true)
 }
@@ -173,6 +176,7 @@ func open(path string, readOnly bool) (*Store, error) {
 		path:     path,
 		readOnly: readOnly,
 		runs:     make(map[string]int64),
+		owned:    make(map[string]bool),
 		keys:     make(map[bench.Key]int64),
 		configs:  make(map[string]int64),
 	}
@@ -396,7 +400,8 @@ func (st *statements) list() []struct {
 		{&st.insRun, `INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain,
 			goos, goarch, host, cpu, start_ns, end_ns, status)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&st.insOwner, "INSERT INTO run_owners (run, host, pid, process) VALUES (?, ?, ?, ?)"},
+		{&st.insOwner, `INSERT INTO run_owners (run, host, pid, process) VALUES (?, ?, ?, ?)
+			ON CONFLICT (run) DO UPDATE SET host = excluded.host, pid = excluded.pid, process = excluded.process`},
 		{&st.setSetting, `INSERT INTO run_settings (run, name, value) VALUES (?, ?, ?)
 			ON CONFLICT (run, name) DO UPDATE SET value = excluded.value`},
 		{&st.insUnit, "INSERT INTO run_units (run, idx, unit, name, value) VALUES (?, ?, ?, ?, ?)"},

@@ -82,8 +82,7 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 		if err != nil {
 			return err
 		}
-		o := self()
-		if _, err := tx.Stmt(s.stmts.insOwner).Exec(num, o.host, o.pid, o.process); err != nil {
+		if err := s.own(tx, num); err != nil {
 			return err
 		}
 		if err := setSettings(tx.Stmt(s.stmts.setSetting), num, r.Settings); err != nil {
@@ -104,8 +103,17 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 		return "", fmt.Errorf("store: create run %s: %w", id, err)
 	}
 	s.runs[id] = num
+	s.owned[id] = true
 	r.ID = id
 	return id, nil
+}
+
+// own records this process as the owner of run num, the process whose end
+// ends the run (see Runs).
+func (s *Store) own(tx *sql.Tx, num int64) error {
+	o := self()
+	_, err := tx.Stmt(s.stmts.insOwner).Exec(num, o.host, o.pid, o.process)
+	return err
 }
 
 // newID returns a run id: 12 hex digits of a hash of the time and random
@@ -176,6 +184,9 @@ func (s *Store) AppendBatches(batches ...Batch) error {
 	// Only committed rows may enter the caches.
 	maps.Copy(s.keys, a.keys)
 	maps.Copy(s.configs, a.configs)
+	for _, batch := range batches {
+		s.owned[batch.Run] = true
+	}
 	return nil
 }
 
@@ -186,6 +197,13 @@ func (a *appender) append(id string, ms []bench.Measurement, times []sql.NullInt
 	num, err := s.runNum(tx, id)
 	if err != nil {
 		return err
+	}
+	// A process that appends to a run another created (resuming a
+	// session) becomes its owner.
+	if !s.owned[id] {
+		if err := s.own(tx, num); err != nil {
+			return err
+		}
 	}
 	var next int64
 	if len(ms) > 0 {
