@@ -87,8 +87,8 @@ func TestSIGKILL(t *testing.T) {
 		// The runs stay "running" in the file, and the reader sees that
 		// their processes are gone.
 		for _, ri := range infos {
-			if ri.Status != StatusInterrupted {
-				t.Errorf("round %d: killed run %s has status %q, want %q", round, ri.ID, ri.Status, StatusInterrupted)
+			if ri.Status != deadStatus {
+				t.Errorf("round %d: killed run %s has status %q, want %q", round, ri.ID, ri.Status, deadStatus)
 			}
 		}
 		r, err := s.Load(runID)
