@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -187,18 +188,23 @@ func runCommand(ctx context.Context, spec *CommandSpec, argv []string, cpu int) 
 		res.value = wall.Seconds()
 		return res
 	}
-	ms := spec.Metric.FindAllStringSubmatch(out.String(), -1)
-	if len(ms) == 0 || len(ms[len(ms)-1]) < 2 {
-		res.err = fmt.Errorf("output has no match of -metric %q (with a submatch)\n%s", spec.Metric, tail(out.String(), 20))
-		return res
-	}
-	v, perr := strconv.ParseFloat(ms[len(ms)-1][1], 64)
-	if perr != nil {
-		res.err = fmt.Errorf("-metric %q matched %q, not a number", spec.Metric, ms[len(ms)-1][1])
-		return res
-	}
-	res.value = v
+	res.value, res.err = metricValue(spec.Metric, out.String())
 	return res
+}
+
+// metricValue is the number the last match of re's first submatch in a
+// command's output holds; it must be finite.
+func metricValue(re *regexp.Regexp, out string) (float64, error) {
+	ms := re.FindAllStringSubmatch(out, -1)
+	if len(ms) == 0 || len(ms[len(ms)-1]) < 2 {
+		return 0, fmt.Errorf("output has no match of -metric %q (with a submatch)\n%s", re, tail(out, 20))
+	}
+	s := ms[len(ms)-1][1]
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("-metric %q matched %q, not a finite number", re, s)
+	}
+	return v, nil
 }
 
 // tail returns the last n lines of s.
