@@ -266,3 +266,49 @@ func TestDepsScript(t *testing.T) {
 		t.Errorf("an unknown dependency: %v, want a failure that says so\n%s", err, out)
 	}
 }
+
+// TestRequireSkips runs this test binary again with no browser on $PATH
+// and checks that Require skips the test, saying what to run: once where
+// the script is not found, once where it runs but cannot install.
+func TestRequireSkips(t *testing.T) {
+	if os.Getenv("MBENCH_BROWSER_CHILD") == "1" {
+		Require(t)
+		t.Fatal("Require returned without a browser")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A $PATH with bash, for the script, and no browser and no apt-get.
+	bin := t.TempDir()
+	for _, name := range []string{"bash", "env"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			t.Skipf("no %s", name)
+		}
+		if err := os.Symlink(path, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, dir, want string
+	}{
+		{"no script", t.TempDir(), "no .ci/deps in the working directory or above it"},
+		{"no apt-get", wd, "chromium: no apt-get here"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(exe, "-test.run=^TestRequireSkips$", "-test.v")
+			cmd.Dir = tc.dir
+			cmd.Env = append(os.Environ(), "MBENCH_BROWSER_CHILD=1", "MBENCH_CHROME=", "PATH="+bin)
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "--- SKIP") ||
+				!strings.Contains(string(out), "run .ci/deps chromium") || !strings.Contains(string(out), tc.want) {
+				t.Errorf("%v; want a skip that says %q and what to run:\n%s", err, tc.want, out)
+			}
+		})
+	}
+}
