@@ -186,8 +186,16 @@ func Open(ctx context.Context, path string) (*Page, error) {
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
 		defer cancel()
 	}
+	// Chromium keeps its shared memory in files in $TMPDIR and leaves them
+	// there when it is killed: give it a directory of its own to remove.
+	tmp, err := os.MkdirTemp("", "mbench-browser-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
+		chromedp.Env("TMPDIR="+tmp),
 		chromedp.WindowSize(1280, 1024),
 	)
 	if offline.resolveNothing {
@@ -199,10 +207,12 @@ func Open(ctx context.Context, path string) (*Page, error) {
 	// The allocator makes a temporary profile and runs Chromium as root
 	// with --no-sandbox, which Chromium requires there. Cancelling it kills
 	// whatever of the browser is left, waits for it and removes the
-	// profile.
+	// profile, before tmp is removed.
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
+	// The page's errors are in the Page; chromedp's own, such as one for
+	// an event that came as the browser stopped, are not the caller's.
+	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithErrorf(func(string, ...any) {}))
 	defer cancelBrowser()
 
 	page, err := load(bctx, (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())

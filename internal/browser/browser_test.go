@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestClean(t *testing.T) {
@@ -158,30 +160,50 @@ func TestZeroSize(t *testing.T) {
 }
 
 // TestNoLeftovers checks that Open leaves no browser process and no
-// profile behind.
+// profile behind, after a page that loads and after one that never does.
 func TestNoLeftovers(t *testing.T) {
 	Require(t)
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // where the temporary profile goes
-	if _, err := Open(t.Context(), "testdata/clean.html"); err != nil {
-		t.Fatal(err)
-	}
-	procs, err := filepath.Glob("/proc/[0-9]*/cmdline")
-	if err != nil || len(procs) == 0 {
-		t.Skip("no /proc to look for processes in")
-	}
-	for _, p := range procs {
-		cmdline, err := os.ReadFile(p)
-		if err == nil && strings.Contains(string(cmdline), tmp) {
-			t.Errorf("%s is still running: %q", filepath.Dir(p), strings.ReplaceAll(string(cmdline), "\x00", " "))
-		}
-	}
-	left, err := os.ReadDir(tmp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range left {
-		t.Errorf("left in TMPDIR: %s", e.Name())
+	for _, tc := range []struct {
+		file    string
+		timeout time.Duration
+		err     error
+	}{
+		{"testdata/clean.html", DefaultTimeout, nil},
+		{"testdata/hang.html", 3 * time.Second, context.DeadlineExceeded},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			// Where the temporary profile goes: not t.TempDir(), whose
+			// long name makes the path of Chromium's socket in it too
+			// long for a Unix socket.
+			tmp, err := os.MkdirTemp("", "nl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(tmp) })
+			t.Setenv("TMPDIR", tmp)
+			ctx, cancel := context.WithTimeout(t.Context(), tc.timeout)
+			defer cancel()
+			if _, err = Open(ctx, tc.file); !errors.Is(err, tc.err) {
+				t.Fatalf("Open: %v, want %v", err, tc.err)
+			}
+			procs, err := filepath.Glob("/proc/[0-9]*/cmdline")
+			if err != nil || len(procs) == 0 {
+				t.Skip("no /proc to look for processes in")
+			}
+			for _, p := range procs {
+				cmdline, err := os.ReadFile(p)
+				if err == nil && strings.Contains(string(cmdline), tmp) {
+					t.Errorf("%s is still running: %q", filepath.Dir(p), strings.ReplaceAll(string(cmdline), "\x00", " "))
+				}
+			}
+			left, err := os.ReadDir(tmp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range left {
+				t.Errorf("left in TMPDIR: %s", e.Name())
+			}
+		})
 	}
 }
 
