@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,4 +247,22 @@ func truncate(s string, n int) string {
 // finite reports whether all of vs are neither NaN nor infinite.
 func finite(vs ...float64) bool {
 	return !slices.ContainsFunc(vs, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
+}
+
+// WriteFile writes the figure to the named file, as PNG when its name ends
+// in ".png" and as SVG otherwise.
+func (f *Figure) WriteFile(name string) error {
+	out, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	write := f.WriteSVG
+	if strings.HasSuffix(name, ".png") {
+		write = f.WritePNG
+	}
+	if err := write(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
