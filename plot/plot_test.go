@@ -479,3 +479,24 @@ func TestTickLabels(t *testing.T) {
 		t.Errorf("niceTicks(0.13, 0.87, 4) = %v", got)
 	}
 }
+
+// TestForestClip checks that an interval far wider than the changes is
+// cut at the edge with a chevron instead of setting the axis: the other
+// rows keep their room.
+func TestForestClip(t *testing.T) {
+	rows := []ForestRow{
+		{"Sum", Interval{0.10, 0.06, 0.14}, "slower"},
+		{"Wide", Interval{0.02, -0.9, math.Inf(1)}, "inconclusive"},
+	}
+	root := parse(t, Forest("clip", rows, 0.03), "forest")
+	if n := root.count("polyline", "clip"); n != 2 {
+		t.Errorf("%d chevrons, want 2 (both ends of Wide)", n)
+	}
+	texts := root.texts()
+	if slices.Contains(texts, "-80%") || !slices.Contains(texts, "+20%") {
+		t.Errorf("axis ticks %q: want the axis set by the changes (±30%%), not by Wide's interval", texts)
+	}
+	if !strings.Contains(root.attr("aria-label"), "intervals past ±30% cut at the edge (1)") {
+		t.Errorf("aria-label %q does not say that an interval was cut", root.attr("aria-label"))
+	}
+}

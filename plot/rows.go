@@ -69,11 +69,27 @@ func Forest(title string, rows []ForestRow, threshold float64) *Figure {
 		}
 		return 0
 	})
+	// Interval ends beyond three times the largest change (or the
+	// threshold) are cut at the edge and marked with a chevron, so that
+	// one wide inconclusive interval does not squeeze every other row.
+	lim := 0.0
+	for _, r := range rows {
+		if finite(r.Change.Center) {
+			lim = max(lim, math.Abs(r.Change.Center))
+		}
+	}
+	lim = max(3*lim, 2*threshold, 0.05)
+	clip := func(v float64) float64 { return max(-lim, min(lim, v)) }
 	vals := []float64{-threshold, threshold, 0}
 	counts := map[string]int{}
 	var keys []legendEntry
+	cut := 0
 	for _, r := range rows {
-		vals = append(vals, r.Change.Center, r.Change.Lo, r.Change.Hi)
+		c := r.Change
+		vals = append(vals, c.Center, clip(c.Lo), clip(c.Hi))
+		if c.Lo < -lim || c.Hi > lim {
+			cut++
+		}
 		if counts[r.Verdict] == 0 {
 			c, s := verdictStyle(r.Verdict)
 			keys = append(keys, legendEntry{r.Verdict, markerKey(c, s)})
@@ -87,6 +103,9 @@ func Forest(title string, rows []ForestRow, threshold float64) *Figure {
 	f, fr := rowsFigure("forest", title, names, 16)
 	f.desc = fmt.Sprintf("relative change of %d benchmarks with confidence intervals, sorted, the band of ±%s shaded; %s",
 		len(rows), fmt.Sprintf("%.3g%%", threshold*100), countsText(rows, counts))
+	if cut > 0 {
+		f.desc += fmt.Sprintf("; intervals past ±%.3g%% cut at the edge (%d)", lim*100, cut)
+	}
 	s, ticks, _ := linear(vals, fr.x0, fr.x1)
 	if threshold > 0 {
 		f.rect("band", s.at(-threshold), fr.y0, s.at(threshold), fr.y1)
@@ -100,8 +119,16 @@ func Forest(title string, rows []ForestRow, threshold float64) *Figure {
 		y := fr.y0 + (float64(i)+0.5)*16
 		class, sh := verdictStyle(r.Verdict)
 		c := r.Change
-		if finite(c.Lo, c.Hi) {
-			f.line(class, point{s.at(c.Lo), y}, point{s.at(c.Hi), y})
+		if !math.IsNaN(c.Lo) && !math.IsNaN(c.Hi) {
+			f.line(class, point{s.at(clip(c.Lo)), y}, point{s.at(clip(c.Hi)), y})
+		}
+		if c.Lo < -lim {
+			x := s.at(-lim)
+			f.line("clip", point{x + 4, y - 4}, point{x, y}, point{x + 4, y + 4})
+		}
+		if c.Hi > lim {
+			x := s.at(lim)
+			f.line("clip", point{x - 4, y - 4}, point{x, y}, point{x - 4, y + 4})
 		}
 		if finite(c.Center) {
 			f.marker(class, sh, s.at(c.Center), y, 4)

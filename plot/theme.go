@@ -52,6 +52,7 @@ var theme = map[string]paint{
 	"stop":  {stroke: palette[1], fill: palette[1], width: 1.5},
 	"chg":   {stroke: palette[1], width: 1.5, dash: "5 3"},
 	"ci":    {stroke: "--mb-fg", width: 2},
+	"clip":  {stroke: "--mb-fg", width: 1.5},
 	"warm":  {stroke: "--mb-muted", fill: "--mb-bg", width: 1},
 	// Verdicts: slower vermillion, faster blue, no change bluish green,
 	// inconclusive an open muted diamond.
