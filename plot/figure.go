@@ -43,6 +43,7 @@ const (
 	opRect             // rectangle from pts[0] to pts[1], filled and stroked
 	opMarker           // shape centred at pts[0]
 	opText             // text with its baseline at pts[0]
+	opDots             // a round dot of radius r at each of pts
 )
 
 type point struct{ x, y float64 }
@@ -100,6 +101,15 @@ func (f *Figure) rect(class string, x0, y0, x1, y1 float64) {
 
 func (f *Figure) marker(class string, s shape, x, y, r float64) {
 	f.els = append(f.els, element{op: opMarker, class: class, pts: []point{{x, y}}, shape: s, r: r})
+}
+
+// dots draws a filled circle of radius r at each of pts: one SVG path of
+// zero-length segments with round caps, a quarter of the bytes of one
+// <circle> per point, for series of many points.
+func (f *Figure) dots(class string, pts []point, r float64) {
+	if len(pts) > 0 {
+		f.els = append(f.els, element{op: opDots, class: class, pts: pts, r: r})
+	}
 }
 
 func (f *Figure) text(class string, x, y float64, anchor, s string) {
@@ -171,6 +181,12 @@ func writeElement(b *bufio.Writer, e *element) {
 		} else {
 			fmt.Fprintf(b, `<path d="M%sZ" class="%s"/>`, strings.ReplaceAll(points(outline(e.shape, p[0], e.r)), " ", "L"), e.class)
 		}
+	case opDots:
+		fmt.Fprintf(b, `<path d="`)
+		for _, q := range p {
+			fmt.Fprintf(b, "M%s,%sh0", num(q.x), num(q.y))
+		}
+		fmt.Fprintf(b, `" stroke-width="%s" class="%s"/>`, num(2*e.r), e.class)
 	case opText:
 		rot := ""
 		if e.rotate {

@@ -110,11 +110,13 @@ func (f *Figure) historyPanel(s HistorySeries, unit string, fr frame) int {
 	if n > 100 {
 		r = 1.5
 	}
+	var centres []point
 	for i, p := range s.Points {
 		if finite(p.Y.Center) {
-			f.marker("c0", circle, xs.at(float64(i)), ys.at(p.Y.Center), r)
+			centres = append(centres, point{xs.at(float64(i)), ys.at(p.Y.Center)})
 		}
 	}
+	f.dots("d0", centres, r)
 	marked := 0
 	for _, c := range s.Changes {
 		if c > 0 && c < n {

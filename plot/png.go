@@ -70,6 +70,17 @@ func drawElement(c vg.Canvas, h float64, e *element) {
 	case opText:
 		drawText(c, at(e.pts[0]), e, p)
 		return
+	case opDots:
+		c.SetColor(rgba(p.stroke, 0))
+		for _, q := range e.pts {
+			ctr := at(q)
+			var dot vg.Path
+			dot.Move(vg.Point{X: ctr.X + vg.Length(e.r), Y: ctr.Y})
+			dot.Arc(ctr, vg.Length(e.r), 0, 2*math.Pi)
+			dot.Close()
+			c.Fill(dot)
+		}
+		return
 	}
 	if p.fill != "" && e.op != opLine {
 		c.SetColor(rgba(p.fill, p.opacity))

@@ -39,6 +39,7 @@ type paint struct {
 	opacity      float64 // fill opacity; 0 means 1
 	font         float64 // text size in px; 0 for non-text classes
 	bold         bool
+	roundCap     bool
 }
 
 var theme = map[string]paint{
@@ -75,6 +76,8 @@ func init() {
 		theme[fmt.Sprintf("c%d", i)] = paint{stroke: c, fill: c, width: 1.2}
 		theme[fmt.Sprintf("l%d", i)] = paint{stroke: c, width: 1.2}
 		theme[fmt.Sprintf("a%d", i)] = paint{fill: c, opacity: 0.22}
+		// dN: dots drawn as round caps; the path sets their width.
+		theme[fmt.Sprintf("d%d", i)] = paint{stroke: c, roundCap: true}
 	}
 	for c := range theme {
 		themeOrder = append(themeOrder, c)
@@ -122,6 +125,9 @@ func css(classes []string) string {
 		}
 		if p.bold {
 			b.WriteString(";font-weight:bold")
+		}
+		if p.roundCap {
+			b.WriteString(";stroke-linecap:round")
 		}
 		b.WriteString("}")
 	}
