@@ -91,10 +91,17 @@ func niceTicks(lo, hi float64, n int) []float64 {
 			break
 		}
 	}
+	// Ticks by index, not by adding step: near 1e16 adding 1 changes
+	// nothing, and the loop would not end.
+	k0, k1 := math.Ceil(lo/step-1e-9), math.Floor(hi/step+1e-9)
+	if !(k1-k0 >= 0 && k1-k0 < 1000) {
+		return nil
+	}
 	var ticks []float64
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		if math.Abs(v) < step*1e-9 {
-			v = 0 // not -1e-17
+	for i := range int(k1-k0) + 1 { // an int: k0+1 may equal k0 too
+		v := (k0 + float64(i)) * step
+		if v == 0 {
+			v = 0 // not -0
 		}
 		ticks = append(ticks, v)
 	}

@@ -26,10 +26,11 @@
 // Sestoft ("Microbenchmarks in Java and C#", 2015) asks for scatter plots
 // and log-log plots of time against size with error bars, never smoothed
 // curves: points, bars, straight segments and text. gonum.org/v1/plot
-// draws these, but its SVG back end (vgsvg) writes fixed colours as style
-// attributes on every element and no accessibility metadata: a page could
-// not restyle it for a dark scheme, screen readers would get no name, and
-// 100 rows of a forest plot cost several times the bytes. So this package
+// draws these, but its SVG back end (vgsvg) writes fixed colours in a
+// style attribute on every element, markers as arc paths, and no
+// accessibility metadata: a page could not restyle it for a dark scheme,
+// screen readers would get no name, and figures of many points cost more
+// bytes than they need. So this package
 // builds each figure as a short list of primitives (lines, polygons,
 // rectangles, markers, text), each carrying one class, and writes the SVG
 // itself: one element per primitive with coordinates to a tenth of a

@@ -260,9 +260,16 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// finite reports whether all of vs are neither NaN nor infinite.
+// maxValue bounds the magnitude of the values a figure places: beyond it,
+// differences and scalings of values would overflow to infinity. No
+// measurement comes near it.
+const maxValue = 1e150
+
+// finite reports whether all of vs are numbers of magnitude at most
+// maxValue: neither NaN nor infinite nor so large that placing them
+// overflows.
 func finite(vs ...float64) bool {
-	return !slices.ContainsFunc(vs, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
+	return !slices.ContainsFunc(vs, func(v float64) bool { return !(math.Abs(v) <= maxValue) })
 }
 
 // WriteFile writes the figure to the named file, as PNG when its name ends

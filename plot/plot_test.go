@@ -511,3 +511,17 @@ func TestForestClip(t *testing.T) {
 		t.Errorf("aria-label %q does not say that an interval was cut", root.attr("aria-label"))
 	}
 }
+
+// TestTicksEnd checks that ticks come out for ranges far narrower than the
+// precision of their magnitude, where adding the step to a tick changes
+// nothing, and for values that would overflow.
+func TestTicksEnd(t *testing.T) {
+	if got := niceTicks(1e17, 1e17+16, 4); len(got) == 0 || len(got) > 10 {
+		t.Errorf("niceTicks(1e17, 1e17+16, 4) = %v", got)
+	}
+	f := Paired("huge", "sec/op", []PairedPoint{{1e17, 1e17 + 8}, {1e300, -1e300}})
+	root := parse(t, f, "paired")
+	if root.markers("c0") != 2 || root.markers("c1") != 2 {
+		t.Errorf("want the placeable pair and the legend keys only")
+	}
+}
