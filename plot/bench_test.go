@@ -1,0 +1,53 @@
+package plot
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/mbench/mbench/bench"
+)
+
+func TestTraceOf(t *testing.T) {
+	sum := bench.Key{Package: "p", Name: "Sum", Procs: 4}
+	other := bench.Key{Package: "p", Name: "Join", Procs: 4}
+	m := func(k bench.Key, version string, fork, iter int, phase bench.Phase, v float64) bench.Measurement {
+		return bench.Measurement{Key: k, Coord: bench.Coord{Version: version, SuiteRun: 1, Fork: fork, Iteration: iter, Phase: phase},
+			Values: []bench.Value{{Value: v, Unit: "sec/op"}}}
+	}
+	r := &bench.Run{Measurements: []bench.Measurement{
+		m(sum, "", 2, 0, bench.Warmup, 20), // fork 2 ran first
+		m(sum, "", 2, 0, bench.Measure, 21),
+		m(other, "", 2, 0, bench.Measure, 99),
+		m(sum, "new", 2, 0, bench.Measure, 98),
+		m(sum, "", 1, 1, bench.Measure, 12),
+		m(sum, "", 1, 0, bench.Measure, 11),
+		m(sum, "", 1, 0, bench.Warmup, 10),
+		{Key: sum, Coord: bench.Coord{Fork: 1}, Values: []bench.Value{{Value: 1, Unit: "B/op"}}},
+	}}
+	got := TraceOf(r, sum, "", "sec/op")
+	want := []TraceFork{{Values: []float64{20, 21}, Warmup: 1}, {Values: []float64{10, 11, 12}, Warmup: 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("TraceOf = %v, want %v", got, want)
+	}
+	if got := TraceOf(r, sum, "new", "sec/op"); !reflect.DeepEqual(got, []TraceFork{{Values: []float64{98}}}) {
+		t.Errorf("TraceOf of version new = %v", got)
+	}
+}
+
+func TestStoppedAfter(t *testing.T) {
+	k := bench.Key{Package: "example.com/fake", Name: "Sum", Procs: 4}
+	// The reasons as stop.Controller writes them (stop/controller.go).
+	r := &bench.Run{Settings: map[string]string{
+		"stop/example.com/fake.Sum-4":       "stable after 3 forks (RCIW 0.8% ≤ 3%)",
+		"stop/example.com/fake.Sum-4 (new)": "f_max=4 reached without stability (RCIW 9% > 3%)",
+		"stop/example.com/fake.Sum-4 (old)": "static: f_max=2 forks, wi_max=1 warm-up and mi=2 measurement iterations each",
+	}}
+	for _, c := range []struct {
+		version string
+		want    int
+	}{{"", 3}, {"new", 0}, {"old", 0}, {"other", 0}} {
+		if got := StoppedAfter(r, k, c.version); got != c.want {
+			t.Errorf("StoppedAfter(%q) = %d, want %d", c.version, got, c.want)
+		}
+	}
+}
