@@ -12,6 +12,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -275,6 +276,9 @@ func (r *Run) Keys() []Key {
 // by side. Analyses that compare benchmarks by key take one version at a
 // time (see Version), since the same benchmark of two versions is two
 // different things measured.
+//
+// The versions come in the order the run's SettingVersions gives, when it
+// has one, and otherwise in the order they were first measured.
 func (r *Run) Versions() []string {
 	var versions []string
 	for i := range r.Measurements {
@@ -282,8 +286,23 @@ func (r *Run) Versions() []string {
 			versions = append(versions, v)
 		}
 	}
+	var order []string
+	if json.Unmarshal([]byte(r.Settings[SettingVersions]), &order) == nil && len(order) > 0 {
+		rank := func(v string) int {
+			if i := slices.Index(order, v); i >= 0 {
+				return i
+			}
+			return len(order)
+		}
+		slices.SortStableFunc(versions, func(a, b string) int { return rank(a) - rank(b) })
+	}
 	return versions
 }
+
+// SettingVersions is the run setting that lists, as a JSON array, the
+// versions a run measured side by side in the order they were given (old
+// before new), since the order they were first measured in is random.
+const SettingVersions = "versions"
 
 // Version returns the part of r that measured version v: a Run with r's
 // metadata, Label set to v (or left as r's when v is "", the version of a

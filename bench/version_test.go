@@ -65,6 +65,11 @@ func TestVersions(t *testing.T) {
 	if got, want := run.Versions(), []string{"old", "new"}; !slices.Equal(got, want) {
 		t.Errorf("Versions() = %q, want %q", got, want)
 	}
+	given := abRun()
+	given.Settings = map[string]string{SettingVersions: `["new","old"]`}
+	if got, want := given.Versions(), []string{"new", "old"}; !slices.Equal(got, want) {
+		t.Errorf("Versions() with %s %s = %q, want %q", SettingVersions, given.Settings[SettingVersions], got, want)
+	}
 	if got := sampleRun().Versions(); !slices.Equal(got, []string{""}) {
 		t.Errorf("Versions() of a run of one version = %q, want [\"\"]", got)
 	}

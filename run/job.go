@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -231,6 +232,13 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Toolchain: pf.Go,
 		GOOS: pf.OS, GOARCH: pf.Arch, Host: pf.Host, CPU: pf.CPU,
 		Start: time.Now(), Settings: j.settings(),
+	}
+	if len(p.Versions) > 0 {
+		// The order the versions were given in, which compare.Split
+		// takes as old, then new: the order in which they were first
+		// measured is random.
+		order, _ := json.Marshal(p.Versions)
+		p.Meta.Settings[bench.SettingVersions] = string(order)
 	}
 	if p.ID, err = j.Store.CreateRun(p.Meta); err != nil {
 		return nil, err

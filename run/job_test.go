@@ -233,6 +233,11 @@ func TestJobVersions(t *testing.T) {
 			perVersion[m.Coord.Version]++
 		}
 	}
+	// However the suite ran them, the stored run lists the versions in
+	// the order they were given.
+	if got := st.runs[0].Versions(); !slices.Equal(got, []string{"old", "new"}) {
+		t.Errorf("stored versions %q, want old, new", got)
+	}
 	// 2 forks × 3 measurement iterations per version.
 	if len(perVersion) != 2 || perVersion["old"] != 6 || perVersion["new"] != 6 {
 		t.Errorf("stored measurement iterations per version %v, want 6 of old and of new", perVersion)
