@@ -230,3 +230,33 @@ func TestFindRealRun(t *testing.T) {
 		t.Errorf("families %q, want %q", got, want)
 	}
 }
+
+// TestFindUnfittable requires a family that cannot be fitted to be
+// returned with its points and NaN where the data give no answer: a zero
+// centre (0 B/op) leaves no slope, a point of a single value no interval.
+func TestFindUnfittable(t *testing.T) {
+	var r bench.Run
+	measure(&r, "F/n=1", "", 1, 0, 0)
+	measure(&r, "F/n=1", "", 2, 0, 0)
+	for _, n := range []string{"n=2", "n=4"} {
+		measure(&r, "F/"+n, "", 1, 1, 2)
+		measure(&r, "F/"+n, "", 2, 1, 2)
+	}
+	fams, err := Find(&r, "sec/op", DefaultOptions)
+	if err != nil || len(fams) != 1 || len(fams[0].Points) != 3 {
+		t.Fatalf("Find: %v, %v", err, names(fams))
+	}
+	if f := fams[0]; !math.IsNaN(f.Slope.Center) || !math.IsNaN(f.Slope.Lo) || f.Hint() != "no fit: a centre is not positive" {
+		t.Errorf("zero centre: Slope %+v, hint %q", f.Slope, f.Hint())
+	}
+	r.Measurements = r.Measurements[4:]
+	measure(&r, "F/n=1", "", 1, 3)
+	fams, _ = Find(&r, "sec/op", DefaultOptions)
+	f := fams[0]
+	if p := f.Points[0]; p.Center != 3 || !math.IsNaN(p.Lo) || !math.IsNaN(p.Hi) {
+		t.Errorf("single value: point %+v, want centre 3 and no interval", p)
+	}
+	if math.IsNaN(f.Slope.Center) || !math.IsNaN(f.Slope.Lo) || !strings.Contains(f.Hint(), "too uncertain") {
+		t.Errorf("single value: Slope %+v, hint %q; want a fit without interval", f.Slope, f.Hint())
+	}
+}
