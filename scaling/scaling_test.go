@@ -201,11 +201,12 @@ func TestSlopeDegenerate(t *testing.T) {
 // fmtFloat formats a size as a plain number.
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
-// TestFindRealRun reads `mbench run -criterion static -f-min 5 -f-max 5
+// TestFindRealRun reads `mbench run -criterion static -f-min 10 -f-max 10
 // -bench CRC32/poly=IEEE/ hash/crc32` (testdata/crc32.txt, from
 // eval/scaling/eval.sh): the sizes are spelled 15, 40, 512, 1kB, 4kB, 32kB
 // and an align=0|1 part follows them, which is the variant; align=0 is not
-// a size and so no family of its own.
+// a size and so no family of its own. The slopes are those of
+// docs/eval/scaling.md, to its two decimals.
 func TestFindRealRun(t *testing.T) {
 	r, _, err := bench.ReadFile("testdata/crc32.txt")
 	if err != nil {
@@ -218,7 +219,7 @@ func TestFindRealRun(t *testing.T) {
 	var got []string
 	for _, f := range fams {
 		got = append(got, f.Name())
-		if len(f.Points) != 6 || f.Points[3].X != 1000 || f.Points[0].Forks != 5 || f.Param != "size" {
+		if len(f.Points) != 6 || f.Points[3].X != 1000 || f.Points[0].Forks != 10 || f.Param != "size" {
 			t.Errorf("%s: %d points, %+v", f.Name(), len(f.Points), f.Points[3])
 		}
 		if !(f.Slope.Lo < f.Slope.Center && f.Slope.Center < f.Slope.Hi) {
@@ -227,7 +228,22 @@ func TestFindRealRun(t *testing.T) {
 	}
 	want := []string{"CRC32/poly=IEEE/size=*/align=0", "CRC32/poly=IEEE/size=*/align=1"}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("families %q, want %q", got, want)
+		t.Fatalf("families %q, want %q", got, want)
+	}
+	f := fams[0]
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"slope", f.Slope.Center, 0.37}, {"slope lo", f.Slope.Lo, 0.29}, {"slope hi", f.Slope.Hi, 0.44},
+		{"tail", f.Tail.Center, 1.04}, {"tail lo", f.Tail.Lo, 0.86}, {"tail hi", f.Tail.Hi, 1.21},
+	} {
+		if math.Abs(c.got-c.want) > 0.005 {
+			t.Errorf("align=0 %s = %.4f, docs/eval/scaling.md says %.2f", c.name, c.got, c.want)
+		}
+	}
+	if !f.Curved || !f.Tail.Contains(1) {
+		t.Errorf("align=0: Curved %v, Tail %+v; want a bend with a linear tail", f.Curved, f.Tail)
 	}
 }
 
