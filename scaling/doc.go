@@ -53,10 +53,14 @@
 // # Words
 //
 // Family.Hint turns the slope interval into words: "≈ n^1.02 [0.98, 1.06],
-// consistent with linear". A class is named when its slope lies in the
-// interval. Logarithmic factors have no fixed slope (log n over 10..1000
-// fits as n^0.24, over 10⁴..10⁶ as n^0.09), so the slopes of log n and
-// n log n are fitted over the family's own sizes; an interval that holds
-// both 1 and that of n log n says "consistent with linear or n log n", as
-// it must. For a curved family the words come from Tail.
+// consistent with linear or n log n". A class is named when the interval
+// meets the slopes it can show. Logarithmic factors have no fixed slope
+// (log n over 10..1000 fits as n^0.24, over 10⁴..10⁶ as n^0.09), and a
+// real cost has lower-order terms: a·n + b·n·log n fits anywhere between
+// n^1 and the slope of n log n over the same sizes, depending on a and b.
+// So a class with a logarithmic factor spans that whole range, computed
+// over the family's own sizes, and an interval just above 1 is called
+// consistent with linear or n log n, as it must: a fit of sizes a few
+// decades apart cannot tell them apart. For a curved family the words come
+// from Tail.
 package scaling

@@ -107,18 +107,23 @@ func power(n string, iv stats.Interval) string {
 	return fmt.Sprintf("%s^%.2f %s", n, iv.Center, interval(iv.Lo, iv.Hi, func(v float64) string { return fmt.Sprintf("%.2f", v) }))
 }
 
-// A class is a common complexity class and the log-log slope it shows over
-// a range of parameter values.
+// A class is a common complexity class and the range of log-log slopes it
+// can show over a range of parameter values: [lo, hi], or (lo, hi] when
+// open.
 type class struct {
-	name  string
-	slope float64
+	name   string
+	lo, hi float64
+	open   bool
 }
 
 // classes returns the common complexity classes with the least-squares
-// log-log slope each would show over xs. Logarithmic factors have no
+// log-log slopes each can show over xs. Logarithmic factors have no
 // constant slope: log(n) over 10..1000 fits as n^0.24, over 10⁴..10⁶ as
-// n^0.09, so their slope is fitted over the family's own xs, with log(1+x)
-// standing in for log(x) so that x = 1 costs something.
+// n^0.09. So the slope l of log(1+x) is fitted over the family's own xs
+// (log(1+x) rather than log(x), so that x = 1 costs something), and a class
+// with a logarithmic factor spans every slope between its polynomial part
+// and that plus l: a cost a + b·log n fits anywhere in (0, l] depending on
+// how large a is, and a·n + b·n·log n, as a real sort costs, in (1, 1+l].
 func classes(xs []float64) []class {
 	lx, llx := make([]float64, len(xs)), make([]float64, len(xs))
 	for i, x := range xs {
@@ -126,13 +131,22 @@ func classes(xs []float64) []class {
 	}
 	l := Slope(lx, llx)
 	cs := []class{
-		{"constant", 0}, {"square root", 0.5}, {"linear", 1}, {"quadratic", 2}, {"cubic", 3},
+		{"constant", 0, 0, false}, {"square root", 0.5, 0.5, false}, {"linear", 1, 1, false},
+		{"quadratic", 2, 2, false}, {"cubic", 3, 3, false},
 	}
 	if !math.IsNaN(l) {
-		cs = append(cs, class{"logarithmic", l}, class{"n log n", 1 + l}, class{"n² log n", 2 + l})
+		cs = append(cs, class{"logarithmic", 0, l, true}, class{"n log n", 1, 1 + l, true}, class{"n² log n", 2, 2 + l, true})
 	}
-	slices.SortStableFunc(cs, func(a, b class) int { return cmp.Compare(a.slope, b.slope) })
+	slices.SortStableFunc(cs, func(a, b class) int { return cmp.Compare(a.lo, b.lo) })
 	return cs
+}
+
+// meets reports whether iv and the slopes of c overlap.
+func (c class) meets(iv stats.Interval) bool {
+	if c.open {
+		return iv.Lo <= c.hi && iv.Hi > c.lo
+	}
+	return iv.Lo <= c.hi && iv.Hi >= c.lo
 }
 
 // MaxClassWidth is the widest slope interval for which Classes names a
@@ -142,21 +156,20 @@ const MaxClassWidth = 1.0
 
 // Classes describes a slope interval over the parameter values xs in words:
 // "consistent with linear", "consistent with linear or n log n" when the
-// interval holds the slopes of both over xs, "between linear and quadratic"
-// when it holds none, and "too uncertain to name a class" when it is wider
-// than MaxClassWidth or absent.
+// interval meets the slopes of both over xs, "between linear and
+// quadratic" when it meets none, and "too uncertain to name a class" when
+// it is wider than MaxClassWidth or absent.
 func Classes(iv stats.Interval, xs []float64) string {
 	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) || iv.Hi-iv.Lo > MaxClassWidth {
 		return "too uncertain to name a class"
 	}
-	cs := classes(xs)
 	var in []string
 	below, above := "", ""
-	for _, c := range cs {
+	for _, c := range classes(xs) {
 		switch {
-		case iv.Contains(c.slope):
+		case c.meets(iv):
 			in = append(in, c.name)
-		case c.slope < iv.Lo:
+		case c.hi < iv.Lo:
 			below = c.name
 		case above == "":
 			above = c.name
