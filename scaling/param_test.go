@@ -76,14 +76,14 @@ func TestParseParam(t *testing.T) {
 		{"1 k", "", 0, false},
 	} {
 		name, x, ok := ParseParam(tt.in)
-		if ok != tt.ok || name != tt.name || !close(x, tt.x, 1e-15) {
+		if ok != tt.ok || name != tt.name || !near(x, tt.x, 1e-15) {
 			t.Errorf("ParseParam(%q) = %q, %v, %v; want %q, %v, %v", tt.in, name, x, ok, tt.name, tt.x, tt.ok)
 		}
 	}
 }
 
-// close reports whether a and b agree within a relative tolerance.
-func close(a, b, rel float64) bool {
+// near reports whether a and b agree within a relative tolerance.
+func near(a, b, rel float64) bool {
 	return a == b || math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
 }
 
@@ -106,7 +106,7 @@ func TestParseParamProperties(t *testing.T) {
 			for _, suffix := range []string{"", "B"} {
 				s := num + m.prefix + suffix
 				_, x, ok := ParseParam(s)
-				if !ok || !close(x, v*m.factor, 1e-15) {
+				if !ok || !near(x, v*m.factor, 1e-15) {
 					t.Fatalf("ParseParam(%q) = %v, %v; want %v", s, x, ok, v*m.factor)
 				}
 				name, y, ok := ParseParam("size=" + s)

@@ -6,8 +6,10 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/stats"
@@ -211,9 +213,24 @@ func find(r *bench.Run, version, unit string, opts Options) []*Family {
 			continue
 		}
 		slices.SortStableFunc(f.Points, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-		fit(f, samples, opts)
 		fams = append(fams, f)
 	}
+	// Families are fitted in parallel: each has its own random source
+	// (see fit), so the results do not depend on the scheduling.
+	var wg sync.WaitGroup
+	work := make(chan *Family)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for f := range work {
+				fit(f, samples, opts)
+			}
+		})
+	}
+	for _, f := range fams {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
 	return fams
 }
 

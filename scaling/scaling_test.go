@@ -161,7 +161,7 @@ func TestSlopeReference(t *testing.T) {
 		measure(&r, name, "", 2, p[1], p[1])
 		lx, ly = append(lx, math.Log(p[0])), append(ly, math.Log(p[1]))
 	}
-	if got := Slope(lx, ly); !close(got, wantAll, tol) {
+	if got := Slope(lx, ly); !near(got, wantAll, tol) {
 		t.Errorf("Slope = %.16g, numpy %.16g", got, wantAll)
 	}
 	fams, err := Find(&r, "sec/op", DefaultOptions)
@@ -169,15 +169,15 @@ func TestSlopeReference(t *testing.T) {
 		t.Fatalf("Find: %d families, %v", len(fams), err)
 	}
 	f := fams[0]
-	if !close(f.Slope.Center, wantAll, tol) || !close(f.Tail.Center, wantTail, tol) {
+	if !near(f.Slope.Center, wantAll, tol) || !near(f.Tail.Center, wantTail, tol) {
 		t.Errorf("Slope %.16g, Tail %.16g; numpy %.16g, %.16g", f.Slope.Center, f.Tail.Center, wantAll, wantTail)
 	}
-	if !close(f.Slope.Lo, wantAll, tol) || !close(f.Slope.Hi, wantAll, tol) {
+	if !near(f.Slope.Lo, wantAll, tol) || !near(f.Slope.Hi, wantAll, tol) {
 		t.Errorf("Slope interval [%v, %v] of noiseless points, want the fit %v", f.Slope.Lo, f.Slope.Hi, wantAll)
 	}
 	cs := classes([]float64{100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200, 102400, 204800, 409600, 819200, 1638400})
 	for _, c := range cs {
-		if c.name == "n log n" && !close(c.hi, wantNlgN, tol) {
+		if c.name == "n log n" && !near(c.hi, wantNlgN, tol) {
 			t.Errorf("n log n slope %.16g, numpy %.16g", c.hi, wantNlgN)
 		}
 	}
