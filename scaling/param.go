@@ -11,6 +11,7 @@ import (
 //
 //	n=1000  size=64  len=4KiB   a name, "=", and a number
 //	Size1024  N100  Periodic16  letters and a number glued together
+//	10Valid  1kValid  5x1       a number and a word glued together
 //	1024  1kB  32KiB  4M  1e6   a number alone (name "")
 //
 // where a number is a decimal literal as strconv.ParseFloat reads it without
@@ -29,11 +30,15 @@ import (
 // A parameter name starts with a letter or "_" and continues with letters,
 // digits, "_", "-" or "."; anything else before "=" is not a name.
 //
-// The glued form is how much of the standard library names sizes
-// (slices' "Size1024"); it also reads "sha256" as sha = 256, but a part
-// only matters when at least three benchmarks differ in it alone (see
-// Find), which words like that rarely do. A name with other characters
-// before the digits ("utf-8", "x_1") is not a parameter.
+// The glued forms are how much Go code names sizes (slices' "Size1024",
+// go-toml's "1kValid"); the name is then the word ("Size", "Valid"). They
+// also read "sha256" as sha = 256, but a part only matters when at least
+// three benchmarks differ in it alone (see Find), which words like that
+// rarely do. A name with other characters before the digits ("utf-8",
+// "x_1") is not a parameter. After a number, a multiplier letter followed
+// by a lower-case letter starts the word instead ("1Mars" is 1 Mars), the
+// CamelCase boundary; so "3ms" is 3 "ms", and a family of durations
+// 1ms, 10ms, 100ms scales in milliseconds.
 //
 // Only positive finite values are parameters, since a problem size must
 // lie on a logarithmic axis: "n=0" and "align=0" are not parameters.
@@ -45,12 +50,55 @@ func ParseParam(s string) (name string, x float64, ok bool) {
 		}
 	} else if i := strings.IndexAny(s, "0123456789"); i > 0 && isLetters(s[:i]) {
 		name, s = s[:i], s[i:]
+	} else if _, whole := parseNumber(s); !whole {
+		n := numberEnd(s)
+		name, s = s[n:], s[:n]
 	}
 	x, ok = parseNumber(s)
 	if !ok || !(x > 0) || math.IsInf(x, 0) {
 		return "", 0, false
 	}
 	return name, x, true
+}
+
+// numberEnd returns the length of the longest prefix of s that is a number
+// (with multiplier and "B") followed by a suffix name, or len(s) when
+// there is none. A suffix name starts with a letter and goes on with
+// letters and digits ("10Valid", "1kValid", "5x1"). A letter of the
+// number (a multiplier or "B") followed by a lower-case letter is taken as
+// the start of the name instead ("1Mars" is 1 Mars, not 1M ars; "1kBytes"
+// is 1k Bytes), the CamelCase boundary.
+func numberEnd(s string) int {
+	for i := len(s) - 1; i > 0; i-- {
+		suffix := s[i:]
+		if !isLetters(suffix[:1]) || !isAlnum(suffix) || isExponent(suffix) {
+			continue
+		}
+		if _, ok := parseNumber(s[:i]); !ok {
+			continue
+		}
+		if 'a' <= suffix[0] && suffix[0] <= 'z' && isLetters(s[i-1:i]) {
+			continue
+		}
+		return i
+	}
+	return len(s)
+}
+
+// isExponent reports whether s is "e" or "E" and digits, the rest of a
+// number such as 1e400 that is out of range, not a name.
+func isExponent(s string) bool {
+	return (s[0] == 'e' || s[0] == 'E') && (len(s) == 1 || isDigits(s[1:]))
+}
+
+// isAlnum reports whether s is a run of ASCII letters and digits.
+func isAlnum(s string) bool {
+	for _, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // isLetters reports whether s is a non-empty run of ASCII letters.

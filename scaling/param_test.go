@@ -38,6 +38,16 @@ func TestParseParam(t *testing.T) {
 		{"N100", "N", 100, true},
 		{"bytes=1kB", "bytes", 1000, true},
 		{"my_size-2.x=16", "my_size-2.x", 16, true},
+		{"10Valid", "Valid", 10, true},
+		{"1kValid", "Valid", 1000, true},
+		{"1MValidUtf8", "ValidUtf8", 1e6, true},
+		{"5x1", "x1", 5, true},
+		{"1Mars", "Mars", 1, true},
+		{"3ms", "ms", 3, true},
+		{"1.5x", "x", 1.5, true},
+		{"1e6x", "x", 1e6, true},
+		{"4KiBx", "Bx", 4096, true}, // the CamelCase boundary
+		{"1kBytes", "Bytes", 1000, true},
 		// Not parameters.
 		{"", "", 0, false},
 		{"json", "", 0, false},
@@ -69,9 +79,11 @@ func TestParseParam(t *testing.T) {
 		{".", "", 0, false},
 		{"B", "", 0, false},
 		{"kB", "", 0, false},
-		{"1BB", "", 0, false},
-		{"1kk", "", 0, false},
-		{"5x1", "", 0, false},
+		{"1BB", "B", 1, true},  // 1B and a word B
+		{"1kk", "kk", 1, true}, // not 1k k: lower case after a multiplier
+		{"5x_1", "", 0, false},
+		{"0Valid", "", 0, false},
+		{"1Valid-x", "", 0, false},
 		{"10:20", "", 0, false},
 		{"1 k", "", 0, false},
 	} {

@@ -92,21 +92,26 @@ func (f *Family) Name() string {
 	if f.Position >= len(parts) {
 		return f.Base
 	}
-	prefix, _ := splitParam(parts[f.Position])
-	parts[f.Position] = prefix + "*"
+	before, _, after := splitParam(parts[f.Position])
+	parts[f.Position] = before + "*" + after
 	return strings.Join(parts, "/")
 }
 
 // splitParam splits a name part that ParseParam accepts into the text that
-// names the parameter ("size=", "Size", "") and the value ("4KiB", "1024").
-func splitParam(part string) (prefix, value string) {
+// names the parameter before the value ("size=", "Size", ""), the value
+// ("4KiB", "1024", "1k") and the name after it ("Valid" of "1kValid").
+func splitParam(part string) (before, value, after string) {
 	if i := strings.IndexByte(part, '='); i >= 0 {
-		return part[:i+1], part[i+1:]
+		return part[:i+1], part[i+1:], ""
 	}
 	if i := strings.IndexAny(part, "0123456789"); i > 0 && isLetters(part[:i]) {
-		return part[:i], part[i:]
+		return part[:i], part[i:], ""
 	}
-	return "", part
+	if _, whole := parseNumber(part); whole {
+		return "", part, ""
+	}
+	n := numberEnd(part)
+	return "", part[:n], part[n:]
 }
 
 // A Point is one benchmark of a family.

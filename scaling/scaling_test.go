@@ -48,6 +48,7 @@ func TestFindGroups(t *testing.T) {
 		"Two/n=1", "Two/n=2", "Two/n=2/extra",
 		"Word/sha1", "Word/sha256", "Word/md5",
 		"Dup/n=1000", "Dup/n=1e3", "Dup/n=1kB",
+		"Scan/10Valid", "Scan/1kValid", "Scan/10ValidUtf8", "Scan/1MValid", "Scan/1kValidUtf8", "Scan/1MValidUtf8",
 	} {
 		measure(&r, name, "", 1, float64(i+1), float64(i+2))
 		measure(&r, name, "", 2, float64(i+1), float64(i+3))
@@ -66,6 +67,8 @@ func TestFindGroups(t *testing.T) {
 		"Alpha/*: Alpha/1k Alpha/1KiB Alpha/1M Alpha/2^20",
 		"Grid/rows=*/cols=10: Grid/rows=10/cols=10 Grid/rows=20/cols=10 Grid/rows=30/cols=10",
 		"Grid/rows=10/cols=*: Grid/rows=10/cols=10 Grid/rows=10/cols=20 Grid/rows=10/cols=30",
+		"Scan/*Valid: Scan/10Valid Scan/1kValid Scan/1MValid",
+		"Scan/*ValidUtf8: Scan/10ValidUtf8 Scan/1kValidUtf8 Scan/1MValidUtf8",
 	}
 	if got := names(fams); !reflect.DeepEqual(got, want) {
 		t.Errorf("families:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -54,20 +54,30 @@ func Write(w io.Writer, fams []*Family) error {
 	return err
 }
 
-// paramName is the parameter's name for a column header: its own, or "n"
-// for a bare number.
+// paramName is the parameter's name for a column header and the hint: its
+// own, or "n" for a bare number and for a number followed by a word
+// ("1kValid"), where the word names what is counted rather than the size.
 func (f *Family) paramName() string {
+	if len(f.Points) > 0 {
+		parts := strings.Split(f.Points[0].Name, "/")
+		if f.Position < len(parts) {
+			if _, _, after := splitParam(parts[f.Position]); after != "" {
+				return "n"
+			}
+		}
+	}
 	return cmp.Or(f.Param, "n")
 }
 
 // paramText returns the value part of the pos'th part of name as the
-// benchmark wrote it ("4KiB" of "size=4KiB", "16" of "Size16").
+// benchmark wrote it ("4KiB" of "size=4KiB", "16" of "Size16", "1k" of
+// "1kValid").
 func paramText(name string, pos int) string {
 	parts := strings.Split(name, "/")
 	if pos >= len(parts) {
 		return "?"
 	}
-	_, v := splitParam(parts[pos])
+	_, v, _ := splitParam(parts[pos])
 	return v
 }
 

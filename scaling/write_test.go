@@ -40,6 +40,15 @@ func TestWrite(t *testing.T) {
 			},
 			Slope: iv(0.23, -0.6, 0.9), Tail: iv(0.23, -0.6, 0.9),
 		},
+		{
+			Pkg: "example.com/s", Base: "Scan", Param: "Valid", Position: 1, Unit: "sec/op",
+			Points: []Point{
+				{Name: "Scan/10Valid", X: 10, Center: 15e-9, Lo: 10e-9, Hi: 20e-9},
+				{Name: "Scan/1kValid", X: 1000, Center: 1e-6, Lo: 0.9e-6, Hi: 1.1e-6},
+				{Name: "Scan/1MValid", X: 1e6, Center: 1e-3, Lo: 0.9e-3, Hi: 1.1e-3},
+			},
+			Slope: iv(0.96, 0.9, 0.99), Tail: iv(0.96, 0.9, 0.99),
+		},
 	}
 	var b strings.Builder
 	if err := Write(&b, fams); err != nil {
@@ -68,6 +77,13 @@ Search/Size*
       64  30.00n  [20.00n, 40.00n]
     1024  40.00n  [30.00n, 50.00n]
   ≈ Size^0.23 [-0.60, 0.90], too uncertain to name a class
+
+Scan/*Valid
+     n  sec/op            99% CI
+    10  15.00n  [10.00n, 20.00n]
+    1k  1.000µ  [900.0n, 1.100µ]
+    1M  1.000m  [900.0µ, 1.100m]
+  ≈ n^0.96 [0.90, 0.99], between square root and linear
 `
 	if got := b.String(); got != want {
 		t.Errorf("Write:\n%s\nwant:\n%s", got, want)

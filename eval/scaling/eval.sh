@@ -9,9 +9,12 @@
 #   math/big    NatMul/*                          Karatsuba above 40 words: n^1.585
 #   slices      BinarySearchFloats/Size*          binary search: logarithmic
 #   regexp      Match/{Easy1,Hard}/*              RE2-style automaton: linear
+#   github.com/pelletier/go-toml/v2@v2.2.4 (from the module proxy):
+#     unstable  ScanComments/*Valid, *ValidUtf8   one pass over the comment: linear
+#               ParseLiteralStringValid/*Valid, *ValidUtf8   likewise
 #
 # usage: eval/scaling/eval.sh OUTDIR
-# It takes a few minutes on a 2-core VM; keep the machine otherwise idle.
+# It takes about 12 minutes on a 2-core VM; keep the machine otherwise idle.
 set -euo pipefail
 out=${1:?usage: eval.sh OUTDIR}
 mkdir -p "$out"
@@ -35,7 +38,10 @@ run crc32 'CRC32/poly=IEEE/' hash/crc32
 run natmul 'NatMul/' math/big
 run bsearch 'BinarySearchFloats/' slices
 run regexp 'Match$/^(Easy1|Hard)$/' regexp
-files=("$out/crc32.txt" "$out/natmul.txt" "$out/bsearch.txt" "$out/regexp.txt")
+scratch=${SCRATCH:-$(mktemp -d)}
+toml=$("$repo/eval/fetch-module.sh" "$scratch" github.com/pelletier/go-toml/v2 v2.2.4)
+(cd "$toml" && run gotoml 'ScanComments|ParseLiteralStringValid' ./unstable)
+files=("$out/crc32.txt" "$out/natmul.txt" "$out/bsearch.txt" "$out/regexp.txt" "$out/gotoml.txt")
 "$out/tabulate" "${files[@]}" | tee "$out/scaling.txt"
 # The median resists the load spikes of a shared machine better than the
 # mean that `mbench report` shows by default.
