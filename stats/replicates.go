@@ -91,3 +91,28 @@ func StudentizedReplicates(dst, x []float64, r *rand.Rand) bool {
 	}
 	return true
 }
+
+// HierarchicalReplicates fills dst with len(dst) two-level bootstrap
+// replicates of the mean or median of groups, drawn exactly as Hierarchical
+// draws them, so that Hierarchical(groups, s, r) is the pair of type 7
+// quantiles of the replicates returned by a generator seeded as r. Callers
+// that combine several samples' replicates into one statistic, such as a
+// slope fitted through several benchmarks, need the replicates themselves.
+//
+// It reports false, leaving dst unchanged and r undrawn, under the
+// conditions for which Hierarchical returns NaN bounds. It panics on an
+// unknown Stat or nil r.
+func HierarchicalReplicates(dst []float64, groups [][]float64, s Stat, r *rand.Rand) bool {
+	s.check()
+	if r == nil {
+		panic("stats: nil *rand.Rand")
+	}
+	p, ok := newPool(groups, s)
+	if !ok {
+		return false
+	}
+	for i := range dst {
+		dst[i] = p.hier(r)
+	}
+	return true
+}

@@ -93,3 +93,32 @@ func TestReplicatesAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestHierarchicalReplicatesMatch requires Hierarchical to be the type 7
+// quantiles of HierarchicalReplicates from the same stream, to the bit, and
+// the bad data of Hierarchical to be refused.
+func TestHierarchicalReplicatesMatch(t *testing.T) {
+	const reps = 1000
+	b := Bootstrap{Level: 0.99, Replicates: reps}
+	a := (1 - b.Level) / 2
+	src := newRand(6)
+	groups := [][]float64{timings(src, 5, 100, 0.05), timings(src, 3, 110, 0.05), timings(src, 7, 95, 0.05)}
+	for seed := range uint64(10) {
+		for _, s := range []Stat{StatMean, StatMedian} {
+			want := b.Hierarchical(groups, s, newRand(seed))
+			got := make([]float64, reps)
+			if !HierarchicalReplicates(got, groups, s, newRand(seed)) {
+				t.Fatal("HierarchicalReplicates refused the data")
+			}
+			if lo, hi := Quantile(got, a), Quantile(got, 1-a); lo != want.Lo || hi != want.Hi {
+				t.Errorf("seed=%d %v: quantiles [%v, %v], Hierarchical [%v, %v]", seed, s, lo, hi, want.Lo, want.Hi)
+			}
+		}
+	}
+	dst := []float64{42}
+	for _, bad := range [][][]float64{{{1}}, {{1, 2}, {}}, {{1, math.NaN()}}} {
+		if HierarchicalReplicates(dst, bad, StatMean, newRand(1)) || dst[0] != 42 {
+			t.Errorf("HierarchicalReplicates(%v) accepted bad data or wrote dst", bad)
+		}
+	}
+}
