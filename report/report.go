@@ -353,7 +353,7 @@ func pairs(old, new *bench.Run, unit string, rounds bool) []*Paired {
 			var rs []round
 			for i, id := range o.IDs {
 				if nf := byRound[id.SuiteRun]; len(nf) > 0 && len(o.Forks[i]) > 0 {
-					rs = append(rs, round{id.SuiteRun, pairedPoint{stats.Mean(o.Forks[i]), stats.Mean(nf)}})
+					rs = append(rs, round{id.SuiteRun, pairedPoint{Old: stats.Mean(o.Forks[i]), New: stats.Mean(nf)}})
 				}
 			}
 			slices.SortStableFunc(rs, func(a, b round) int { return a.n - b.n })
@@ -368,7 +368,7 @@ func pairs(old, new *bench.Run, unit string, rounds bool) []*Paired {
 			for i, id := range o.IDs {
 				nf := byFork[id]
 				for j := range min(len(o.Forks[i]), len(nf)) {
-					p.Points = append(p.Points, pairedPoint{o.Forks[i][j], nf[j]})
+					p.Points = append(p.Points, pairedPoint{Old: o.Forks[i][j], New: nf[j]})
 				}
 			}
 		}

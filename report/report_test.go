@@ -64,7 +64,7 @@ func build(t *testing.T, runs []*bench.Run, opts Options) string {
 // A parsed is what structure tests look at in a page.
 type parsed struct {
 	ids    []string
-	svgs   map[string]int // by class
+	svgs   map[string]int // by kind
 	urls   []string       // external src and href values
 	styles string         // text of <style> elements
 	text   string
@@ -94,7 +94,10 @@ func parse(t *testing.T, page string) parsed {
 					}
 				case "class":
 					if n.Data == "svg" {
-						p.svgs[a.Val]++
+						// The kind of figure is the last class,
+						// with or without package plot's prefix.
+						f := strings.Fields(a.Val)
+						p.svgs[strings.TrimPrefix(f[len(f)-1], "mbench-")]++
 					}
 				}
 			}
