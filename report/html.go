@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/stats"
 )
 
 //go:embed report.html.tmpl
@@ -28,6 +29,12 @@ const (
 	maxFigurePoints = 600
 )
 
+// maxTraces is the most trace figures a page draws. Each figure costs
+// kilobytes whatever its data, and a suite's hundreds of traces are more
+// than anyone reads: a larger report draws the traces most worth a look
+// (see traceOrder) and names the others.
+const maxTraces = 40
+
 // A page is the report as the template shows it.
 type page struct {
 	Title         string
@@ -38,6 +45,8 @@ type page struct {
 	Scaling       []pageFigure
 	Distributions []pageFigure
 	Traces        []pageFigure
+	// TracesLeftOut names the benchmarks whose traces were not drawn.
+	TracesLeftOut []string
 	History       []pageFigure
 	Changes       []pageChange
 	HistoryRuns   int
@@ -117,12 +126,16 @@ func (r *Report) page() (*page, error) {
 		p.Scaling = append(p.Scaling, pageFigure{Title: title, SVG: draw(scalingPlot(title, f.Param, r.Unit, lines)),
 			Caption: "slope of the log-log fit — " + strings.Join(hints, "; ")})
 	}
+	drawn := traceOrder(r.Benchmarks, maxTraces)
 	figures := 0
-	for _, b := range r.Benchmarks {
-		figures += min(len(b.Groups), 1) + len(b.Traces)
+	for bi, b := range r.Benchmarks {
+		figures += min(len(b.Groups), 1)
+		if drawn[bi] {
+			figures += len(b.Traces)
+		}
 	}
 	budget := min(max(pointBudget/max(figures, 1), minFigurePoints), maxFigurePoints)
-	for _, b := range r.Benchmarks {
+	for bi, b := range r.Benchmarks {
 		name := b.Key.String()
 		if len(b.Groups) > 0 {
 			var groups []stripGroup
@@ -141,6 +154,10 @@ func (r *Report) page() (*page, error) {
 			}
 			p.Distributions = append(p.Distributions, pageFigure{Title: name, SVG: draw(strip(name, r.Unit, groups)),
 				Caption: strings.Join(caption, "; ")})
+		}
+		if !drawn[bi] && len(b.Traces) > 0 {
+			p.TracesLeftOut = append(p.TracesLeftOut, name)
+			continue
 		}
 		for _, t := range b.Traces {
 			title := name
@@ -290,4 +307,54 @@ func thinTrace(forks []traceFork, budget int) ([]traceFork, int) {
 		out[i] = traceFork{Values: kept[i], Warmup: (f.Warmup + k - 1) / k}
 	}
 	return out, k
+}
+
+// traceOrder chooses the benchmarks of bs whose traces to draw, at most n
+// traces in all: every one when there are no more, otherwise first the
+// benchmarks the stopping criterion did not find stable, then those whose
+// forks' means spread the most relative to their mean.
+func traceOrder(bs []*Benchmark, n int) map[int]bool {
+	type cand struct {
+		at, traces int
+		unstable   bool
+		spread     float64
+	}
+	var cands []cand
+	total := 0
+	for bi, b := range bs {
+		c := cand{at: bi, traces: len(b.Traces)}
+		for _, t := range b.Traces {
+			c.unstable = c.unstable || t.Stop != "" && t.StopAfter == 0
+			var means []float64
+			for _, f := range t.Forks {
+				if f.Warmup < len(f.Values) {
+					means = append(means, stats.Mean(f.Values[f.Warmup:]))
+				}
+			}
+			if len(means) > 1 {
+				c.spread = max(c.spread, stats.StdDev(means)/math.Abs(stats.Mean(means)))
+			}
+		}
+		total += c.traces
+		cands = append(cands, c)
+	}
+	if total > n {
+		slices.SortStableFunc(cands, func(a, b cand) int {
+			if a.unstable != b.unstable {
+				if a.unstable {
+					return -1
+				}
+				return +1
+			}
+			return cmpFloat(b.spread, a.spread)
+		})
+	}
+	out := make(map[int]bool)
+	for _, c := range cands {
+		if n -= c.traces; n < 0 {
+			break
+		}
+		out[c.at] = true
+	}
+	return out
 }

@@ -148,7 +148,7 @@ func TestOneRun(t *testing.T) {
 	if !strings.Contains(p.text, "stopped: stable after 3 forks") {
 		t.Errorf("traces do not say where the criterion stopped")
 	}
-	if !strings.Contains(p.text, "≈ n^1.00 [0.90, 1.10]") {
+	if !regexp.MustCompile(`Parse by n: slope of the log-log fit — Parse: ≈ n\^\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]`).MatchString(p.text) {
 		t.Errorf("scaling does not give the slope")
 	}
 }
@@ -293,13 +293,15 @@ func TestEscaping(t *testing.T) {
 }
 
 // A report of 100 benchmarks measured in 10 forks of 30 iterations stays
-// well under 2 MB.
+// well under 2 MB: it draws every distribution, and the traces of the
+// benchmarks most worth a look, the one that did not stabilise first.
 func TestSize(t *testing.T) {
 	var many []string
 	for i := range 100 {
 		many = append(many, fmt.Sprintf("Suite/case%03d", i))
 	}
 	old, new := fixture("old", many, 10, 10, 30, 1), fixture("new", many, 10, 10, 30, 1.05)
+	new.Settings["stop/example.com/pkg.Suite/case077-2"] = "f_max=10 reached without stability (cv 0.2)"
 	page := build(t, []*bench.Run{old, new}, testOpts)
 	const limit = 1500 << 10
 	t.Logf("%d benchmarks: %d bytes", len(many), len(page))
@@ -307,8 +309,14 @@ func TestSize(t *testing.T) {
 		t.Errorf("report of %d benchmarks is %d bytes, want at most %d", len(many), len(page), limit)
 	}
 	p := parse(t, page)
-	if p.svgs["strip"] != 100 || p.svgs["trace"] != 200 {
-		t.Errorf("figures %v, want 100 strips and 200 traces", p.svgs)
+	if p.svgs["strip"] != 100 || p.svgs["trace"] != maxTraces {
+		t.Errorf("figures %v, want 100 strips and %d traces", p.svgs, maxTraces)
+	}
+	if !strings.Contains(p.text, "Suite/case077-2 (new): 10 forks in run order; stopped: f_max=10 reached") {
+		t.Errorf("the trace of the benchmark that did not stabilise is not drawn")
+	}
+	if !regexp.MustCompile(`left out: (example.com/pkg.Suite/case\d+-2, ){79}example.com/pkg.Suite/case\d+-2\.`).MatchString(p.text) {
+		t.Errorf("the page does not name the 80 benchmarks whose traces it left out")
 	}
 }
 
@@ -323,7 +331,7 @@ func TestFormats(t *testing.T) {
 		want *regexp.Regexp
 	}{
 		{Markdown, regexp.MustCompile("(?s)^## mbench report: old vs new\n.*\\| `Encode-2` \\|.*\\*\\*slower\\*\\*.*B/op: no change in 4 benchmarks.\n\nallocs/op: no change in 4 benchmarks.\n\n$")},
-		{Text, regexp.MustCompile(`(?s)slower.*scaling \(sec/op.*Parse/n\s+Parse \(old\)\s+≈ n\^1.00 \[0.90, 1.10\]`)},
+		{Text, regexp.MustCompile(`(?s)slower.*scaling \(sec/op.*Parse/n\s+Parse \(old\)\s+≈ n\^\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]`)},
 	} {
 		var b bytes.Buffer
 		if err := r.Write(&b, c.f); err != nil {
