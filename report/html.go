@@ -24,7 +24,7 @@ var pageTemplate = template.Must(template.New("report").Parse(pageText))
 // most maxFigurePoints. It keeps a report of 100 benchmarks well under
 // 2 MB.
 const (
-	pointBudget     = 12000
+	pointBudget     = 6000
 	minFigurePoints = 30
 	maxFigurePoints = 600
 )
