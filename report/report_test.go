@@ -215,7 +215,7 @@ func TestSession(t *testing.T) {
 
 func TestHistory(t *testing.T) {
 	var runs []*bench.Run
-	for i := range 5 {
+	for i := range 7 {
 		f := 1.0
 		if i >= 3 {
 			f = 1.5
@@ -226,11 +226,11 @@ func TestHistory(t *testing.T) {
 	if !slices.Contains(p.ids, "history") || p.svgs["history"] != 1 {
 		t.Errorf("no history figure: sections %q, figures %v", p.ids, p.svgs)
 	}
-	if !strings.Contains(p.text, "r3") {
-		t.Errorf("the change points do not name run r3")
+	if !regexp.MustCompile(`example\.com/pkg\.Encode(-2)?r3\+50\.00%`).MatchString(p.text) {
+		t.Errorf("the change points do not give Encode's step at run r3:\n%s", p.text)
 	}
 	// The last two runs are compared.
-	if !strings.Contains(p.text, "of r3 vs r4") {
+	if !strings.Contains(p.text, "of r5 vs r6") {
 		t.Errorf("the comparison is not of the last two runs")
 	}
 }
