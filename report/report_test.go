@@ -320,6 +320,25 @@ func TestSize(t *testing.T) {
 	}
 }
 
+// Markdown and text print a comparison's warnings with its table, once.
+func TestWarningsOnce(t *testing.T) {
+	old, new := fixture("old", names, 1, 0, 10, 1), fixture("new", names, 1, 0, 10, 1.5)
+	r, err := Build([]*bench.Run{old, new}, testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Format{Markdown, Text} {
+		var b bytes.Buffer
+		if err := r.Write(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		tables := strings.Count(b.String(), "(lower is better)")
+		if n := strings.Count(b.String(), "results from a single process"); n != tables {
+			t.Errorf("%s: the warning is printed %d times for %d tables:\n%s", f, n, tables, &b)
+		}
+	}
+}
+
 func TestFormats(t *testing.T) {
 	old, new := fixture("old", names, 3, 2, 8, 1), fixture("new", names, 3, 2, 8, 1.5)
 	r, err := Build([]*bench.Run{old, new}, testOpts)

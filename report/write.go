@@ -45,12 +45,7 @@ func (r *Report) Write(w io.Writer, f Format) error {
 // Warnings are the report's notes and the warnings of its comparisons,
 // each once, with a warning when the sides ran on different platforms.
 func (r *Report) Warnings() []string {
-	var out []string
-	if p := r.Platform; p != nil && len(p.Differs) > 0 {
-		out = append(out, fmt.Sprintf("%s were measured on different platforms (they differ in %s): changes may come from the platform, not the code",
-			strings.Join(p.Labels, " and "), strings.Join(p.Differs, ", ")))
-	}
-	out = append(out, r.Notes...)
+	out := r.notes()
 	for _, c := range r.Comparisons {
 		for _, w := range c.Warnings {
 			if !slices.Contains(out, w) {
@@ -59,6 +54,17 @@ func (r *Report) Warnings() []string {
 		}
 	}
 	return out
+}
+
+// notes are the warnings that are not a comparison's, which the
+// comparison's own tables print.
+func (r *Report) notes() []string {
+	var out []string
+	if p := r.Platform; p != nil && len(p.Differs) > 0 {
+		out = append(out, fmt.Sprintf("%s were measured on different platforms (they differ in %s): changes may come from the platform, not the code",
+			strings.Join(p.Labels, " and "), strings.Join(p.Differs, ", ")))
+	}
+	return append(out, r.Notes...)
 }
 
 // slope formats a log-log slope as a complexity hint: "≈ n^1.02 [0.98, 1.06]".
@@ -72,7 +78,7 @@ func slope(param string, iv interval) string {
 
 func (r *Report) writeMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "## %s\n\n", r.Title)
-	for _, s := range r.Warnings() {
+	for _, s := range r.notes() {
 		fmt.Fprintf(w, "> %s\n\n", s)
 	}
 	if len(r.Comparisons) > 0 {
@@ -101,7 +107,7 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 
 func (r *Report) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "%s\n\n", r.Title)
-	for _, s := range r.Warnings() {
+	for _, s := range r.notes() {
 		fmt.Fprintf(w, "warning: %s\n", s)
 	}
 	for _, c := range r.Comparisons {

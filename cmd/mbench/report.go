@@ -76,9 +76,6 @@ go to standard output unless -o is given.
 				if err != nil {
 					return err
 				}
-				for _, w := range r.Warnings() {
-					e.warnf("%s", w)
-				}
 				// The report is written whole or not at all: a failure
 				// leaves no broken file behind.
 				var b bytes.Buffer
@@ -94,6 +91,9 @@ go to standard output unless -o is given.
 				}
 				if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 					return err
+				}
+				for _, w := range r.Warnings() {
+					e.warnf("%s", w)
 				}
 				fmt.Fprintf(e.stdout, "wrote %s (%d kB)\n", *out, (b.Len()+1023)/1024)
 				return nil
