@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
+	reports "github.com/mbench/mbench/report"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:      "report",
+		usageLine: "[flags] [inputs...]",
+		short:     "write a self-contained HTML report of runs",
+		long: `
+Report writes one HTML file (-o, default mbench-reports.html) that needs no
+network to view: the comparison of two runs with its forest plot, each
+benchmark's distribution by fork and its trace across forks (warm-up and the
+fork at which the stopping criterion fired marked), the scaling of
+sub-benchmarks that vary a numeric parameter (/n=1000, /size=4KiB) on
+log-log axes with the slope of the fit, the history of a series of runs with
+its change points, and the platform each run was measured on. Each section
+has a stable anchor (#comparison, #scaling, #distributions, #traces,
+#history, #platform) and appears only when its data exist.
+
+Inputs are what 'mbench compare' takes: stored runs by label or id, result
+files, label=path. With none, the report shows the latest stored run, its
+comparison with the run before it, and the history of every stored run.
+With one, that run (or, for an A/B session or a run of two versions, the
+two versions compared, their samples paired in time); with two, their
+comparison too; with more, the last two compared and the history of all.
+
+-format markdown writes the comparison tables and verdicts for a
+pull-request comment, and -format text the tables and scaling hints; both
+go to standard output unless -o is given.
+`,
+		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
+			opts := reports.Options{Compare: compare.DefaultOptions}
+			fs.Float64Var(&opts.Compare.Alpha, "alpha", opts.Compare.Alpha, "one minus the confidence `level` of the intervals")
+			fs.Float64Var(&opts.Compare.Threshold, "threshold", opts.Compare.Threshold, "smallest relative change that matters, as a `fraction`")
+			fs.IntVar(&opts.Compare.Replicates, "reps", opts.Compare.Replicates, "bootstrap `replicates`")
+			fs.Uint64Var(&opts.Compare.Seed, "seed", opts.Compare.Seed, "random `seed` of the bootstrap")
+			fs.StringVar(&opts.Title, "title", "", "`title` of the report (default from the runs' labels)")
+			format := fs.String("format", "html", "output `format`: html, markdown or text")
+			out := fs.String("o", "", "output `file` (default mbench-reports.html for html, standard output otherwise)")
+			db := fs.String("db", defaultDB, "result database `path`")
+			return func(e *env, args []string) error {
+				if !slices.Contains(reports.Formats, reports.Format(*format)) {
+					return usagef("-format %q: want one of %v", *format, reports.Formats)
+				}
+				if err := checkCompareFlags(opts.Compare); err != nil {
+					return err
+				}
+				var runs []*bench.Run
+				var err error
+				if len(args) == 0 {
+					st, err := openExisting(*db)
+					if err != nil {
+						return err
+					}
+					runs, err = reports.Stored(st)
+					st.Close()
+					if err != nil {
+						return err
+					}
+					opts.History = runs
+				} else if runs, err = loadInputs(e, *db, args); err != nil {
+					return err
+				}
+				r, err := reports.Build(runs, opts)
+				if err != nil {
+					return err
+				}
+				// The report is written whole or not at all: a failure
+				// leaves no broken file behind.
+				var b bytes.Buffer
+				if err := r.Write(&b, reports.Format(*format)); err != nil {
+					return err
+				}
+				if *out == "" && *format == string(reports.HTML) {
+					*out = "mbench-report.html"
+				}
+				if *out == "" {
+					_, err = e.stdout.Write(b.Bytes())
+					return err
+				}
+				if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+					return err
+				}
+				for _, w := range r.Warnings() {
+					e.warnf("%s", w)
+				}
+				fmt.Fprintf(e.stdout, "wrote %s (%d kB)\n", *out, (b.Len()+1023)/1024)
+				return nil
+			}
+		},
+	})
+}

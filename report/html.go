@@ -1,0 +1,360 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/stats"
+)
+
+//go:embed report.html.tmpl
+var pageText string
+
+var pageTemplate = template.Must(template.New("report").Parse(pageText))
+
+// pointBudget is the most values the distributions and traces draw in
+// all; each figure gets an equal share, at least minFigurePoints and at
+// most maxFigurePoints. It keeps a report of 100 benchmarks well under
+// 2 MB.
+const (
+	pointBudget     = 6000
+	minFigurePoints = 30
+	maxFigurePoints = 600
+)
+
+// maxTraces is the most trace figures a page draws. Each figure costs
+// kilobytes whatever its data, and a suite's hundreds of traces are more
+// than anyone reads: a larger report draws the traces most worth a look
+// (see traceOrder) and names the others.
+const maxTraces = 40
+
+// A page is the report as the template shows it.
+type page struct {
+	Title         string
+	Nav           []section
+	Warnings      []string
+	Comparisons   []pageComparison
+	Paired        []pageFigure
+	Scaling       []pageFigure
+	Distributions []pageFigure
+	Traces        []pageFigure
+	// TracesLeftOut names the benchmarks whose traces were not drawn.
+	TracesLeftOut []string
+	History       []pageFigure
+	Changes       []pageChange
+	HistoryRuns   int
+	Platform      *Platform
+}
+
+type section struct{ ID, Name string }
+
+type pageFigure struct {
+	Title   string
+	SVG     template.HTML
+	Caption string
+}
+
+type pageComparison struct {
+	Result  *compare.Result
+	Header  string
+	Figure  template.HTML
+	Rows    []pageRow
+	Geomean string
+	Only    []only
+}
+
+// only lists the benchmarks measured on one side only.
+type only struct {
+	Label string
+	Names []string
+}
+
+type pageRow struct {
+	Name, Old, New, Change, Interval, Verdict, Class string
+}
+
+type pageChange struct {
+	Name, Label, Change, Interval, P string
+}
+
+func (r *Report) writeHTML(w io.Writer) error {
+	p, err := r.page()
+	if err != nil {
+		return err
+	}
+	return pageTemplate.Execute(w, p)
+}
+
+func (r *Report) page() (*page, error) {
+	p := &page{Title: r.Title, Warnings: r.Warnings(), Platform: r.Platform, HistoryRuns: r.HistoryRuns}
+	var err error
+	draw := func(f figure) template.HTML {
+		if err != nil {
+			return ""
+		}
+		var s template.HTML
+		s, err = svg(f)
+		return s
+	}
+	for _, c := range r.Comparisons {
+		p.Comparisons = append(p.Comparisons, comparisonOf(c, draw))
+	}
+	for _, pr := range r.Paired {
+		title := pr.Key.String()
+		p.Paired = append(p.Paired, pageFigure{Title: title, SVG: draw(paired(title, r.Unit, pr.Points)),
+			Caption: fmt.Sprintf("%d paired %ss in time order: interference moves both versions together", len(pr.Points), pr.Kind)})
+	}
+	for _, f := range r.Families {
+		var lines []scalingLine
+		var hints []string
+		for _, l := range f.Lines {
+			sl := scalingLine{Name: l.Name, Slope: toInterval(l.Slope.Center, l.Slope.Lo, l.Slope.Hi)}
+			for _, pt := range l.Points {
+				sl.Points = append(sl.Points, scalingPoint{X: pt.X, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
+			}
+			lines = append(lines, sl)
+			hints = append(hints, l.Name+": "+slope(f.Param, sl.Slope))
+		}
+		title := f.Name + " by " + f.Param
+		p.Scaling = append(p.Scaling, pageFigure{Title: title, SVG: draw(scalingPlot(title, f.Param, r.Unit, lines)),
+			Caption: "slope of the log-log fit — " + strings.Join(hints, "; ")})
+	}
+	drawn := traceOrder(r.Benchmarks, maxTraces)
+	figures := 0
+	for bi, b := range r.Benchmarks {
+		figures += min(len(b.Groups), 1)
+		if drawn[bi] {
+			figures += len(b.Traces)
+		}
+	}
+	budget := min(max(pointBudget/max(figures, 1), minFigurePoints), maxFigurePoints)
+	for bi, b := range r.Benchmarks {
+		name := b.Key.String()
+		if len(b.Groups) > 0 {
+			var groups []stripGroup
+			var caption []string
+			thinned := false
+			for _, g := range b.Groups {
+				forks, k := thin(g.Forks, budget)
+				thinned = thinned || k > 1
+				groups = append(groups, stripGroup{Name: name, Version: g.Side, Forks: forks,
+					Center: toInterval(g.Center.Center, g.Center.Lo, g.Center.Hi)})
+				caption = append(caption, fmt.Sprintf("%s: mean %s, 99%% CI %s, %d values from %d forks",
+					g.Side, r.scale(g.Center.Center), r.scaledInterval(g.Center.Lo, g.Center.Hi), g.N, len(g.Forks)))
+			}
+			if thinned {
+				caption = append(caption, "a share of the values drawn, evenly spaced")
+			}
+			p.Distributions = append(p.Distributions, pageFigure{Title: name, SVG: draw(strip(name, r.Unit, groups)),
+				Caption: strings.Join(caption, "; ")})
+		}
+		if !drawn[bi] && len(b.Traces) > 0 {
+			p.TracesLeftOut = append(p.TracesLeftOut, name)
+			continue
+		}
+		for _, t := range b.Traces {
+			title := name
+			if len(r.Sides) > 1 {
+				title += " (" + t.Side + ")"
+			}
+			forks, k := thinTrace(t.Forks, budget)
+			caption := fmt.Sprintf("%d forks in run order", len(t.Forks))
+			if t.Stop != "" {
+				caption += "; stopped: " + t.Stop
+			}
+			if k > 1 {
+				caption += fmt.Sprintf("; every %d. value drawn", k)
+			}
+			p.Traces = append(p.Traces, pageFigure{Title: title, SVG: draw(trace(title, r.Unit, forks, t.StopAfter)), Caption: caption})
+		}
+	}
+	if len(r.History) > 0 {
+		var hs []historySeries
+		for _, s := range r.History {
+			h := historySeries{Name: seriesName(s)}
+			for _, pt := range s.Points {
+				h.Points = append(h.Points, historyPoint{Label: pt.Label, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
+			}
+			for _, c := range s.Changes {
+				h.Changes = append(h.Changes, c.Index)
+				p.Changes = append(p.Changes, pageChange{Name: h.Name, Label: c.Label, Change: pctChange(c.Ratio - 1),
+					Interval: "[" + pctChange(c.Lo-1) + ", " + pctChange(c.Hi-1) + "]", P: fmt.Sprintf("%.3g", c.P)})
+			}
+			hs = append(hs, h)
+		}
+		title := fmt.Sprintf("%s across %d runs", r.Unit, r.HistoryRuns)
+		p.History = append(p.History, pageFigure{Title: title, SVG: draw(historyPlot(title, r.Unit, hs)),
+			Caption: fmt.Sprintf("%d benchmarks; bands are intervals, marks are change points", len(hs))})
+	}
+	for _, s := range []struct {
+		id, name string
+		ok       bool
+	}{
+		{"comparison", "Comparison", len(p.Comparisons) > 0},
+		{"scaling", "Scaling", len(p.Scaling) > 0},
+		{"distributions", "Distributions", len(p.Distributions) > 0},
+		{"traces", "Traces", len(p.Traces) > 0},
+		{"history", "History", len(p.History) > 0},
+		{"platform", "Platform", p.Platform != nil},
+	} {
+		if s.ok {
+			p.Nav = append(p.Nav, section{s.id, s.name})
+		}
+	}
+	return p, err
+}
+
+func comparisonOf(c *compare.Result, draw func(figure) template.HTML) pageComparison {
+	pc := pageComparison{Result: c, Header: fmt.Sprintf("%s, %s of %s vs %s at %.0f%% confidence, threshold ±%.0f%%",
+		c.Metric, c.Stat, c.OldLabel, c.NewLabel, 100*c.Level, 100*c.Threshold)}
+	var rows []forestRow
+	for i := range c.Rows {
+		row := &c.Rows[i]
+		pr := pageRow{Name: row.Key.String(), Old: scaleUnit(row.Old.Center, c.Metric), New: scaleUnit(row.New.Center, c.Metric),
+			Change: pctChange(row.Change()), Interval: "-", Verdict: row.Verdict.Word(c.Metric), Class: verdictWord(row.Verdict)}
+		if !math.IsNaN(row.Ratio.Lo) {
+			pr.Interval = "[" + pctChange(row.Ratio.Lo-1) + ", " + pctChange(row.Ratio.Hi-1) + "]"
+			rows = append(rows, forestRow{Name: pr.Name, Verdict: pr.Class,
+				Change: toInterval(row.Ratio.Center-1, row.Ratio.Lo-1, row.Ratio.Hi-1)})
+		}
+		if row.Note != "" {
+			pr.Verdict += " (" + row.Note + ")"
+		}
+		pc.Rows = append(pc.Rows, pr)
+	}
+	if c.Geomean.N > 1 {
+		pc.Geomean = fmt.Sprintf("geomean %s → %s (%s) over %d benchmarks", scaleUnit(c.Geomean.Old, c.Metric),
+			scaleUnit(c.Geomean.New, c.Metric), pctChange(c.Geomean.Ratio-1), c.Geomean.N)
+	}
+	for i, ks := range [][]bench.Key{c.OnlyOld, c.OnlyNew} {
+		if len(ks) > 0 {
+			o := only{Label: []string{c.OldLabel, c.NewLabel}[i]}
+			for _, k := range ks {
+				o.Names = append(o.Names, k.String())
+			}
+			pc.Only = append(pc.Only, o)
+		}
+	}
+	if len(rows) > 0 {
+		slices.SortStableFunc(rows, func(a, b forestRow) int { return cmpFloat(a.Change.Center, b.Change.Center) })
+		pc.Figure = draw(forest("change in "+c.Metric, rows, c.Threshold))
+	}
+	return pc
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return +1
+	}
+	return 0
+}
+
+func scaleUnit(v float64, unit string) string { return (&Report{Unit: unit}).scale(v) }
+
+// verdictWord is the verdict as the figures colour it.
+func verdictWord(v compare.Verdict) string {
+	switch v {
+	case compare.Better:
+		return "faster"
+	case compare.Worse:
+		return "slower"
+	case compare.NoChange:
+		return "no change"
+	}
+	return "inconclusive"
+}
+
+// thin keeps every k-th value of each fork, with k the smallest step that
+// keeps at most budget values in all.
+func thin(forks [][]float64, budget int) ([][]float64, int) {
+	n := 0
+	for _, f := range forks {
+		n += len(f)
+	}
+	k := (n + budget - 1) / max(budget, 1)
+	if k <= 1 {
+		return forks, 1
+	}
+	out := make([][]float64, len(forks))
+	for i, f := range forks {
+		for j := 0; j < len(f); j += k {
+			out[i] = append(out[i], f[j])
+		}
+	}
+	return out, k
+}
+
+// thinTrace thins the forks of a trace as thin does, keeping the count
+// of warm-up values among those kept.
+func thinTrace(forks []traceFork, budget int) ([]traceFork, int) {
+	values := make([][]float64, len(forks))
+	for i, f := range forks {
+		values[i] = f.Values
+	}
+	kept, k := thin(values, budget)
+	out := make([]traceFork, len(forks))
+	for i, f := range forks {
+		out[i] = traceFork{Values: kept[i], Warmup: (f.Warmup + k - 1) / k}
+	}
+	return out, k
+}
+
+// traceOrder chooses the benchmarks of bs whose traces to draw, at most n
+// traces in all: every one when there are no more, otherwise first the
+// benchmarks the stopping criterion did not find stable, then those whose
+// forks' means spread the most relative to their mean.
+func traceOrder(bs []*Benchmark, n int) map[int]bool {
+	type cand struct {
+		at, traces int
+		unstable   bool
+		spread     float64
+	}
+	var cands []cand
+	total := 0
+	for bi, b := range bs {
+		c := cand{at: bi, traces: len(b.Traces)}
+		for _, t := range b.Traces {
+			c.unstable = c.unstable || t.Stop != "" && t.StopAfter == 0
+			var means []float64
+			for _, f := range t.Forks {
+				if f.Warmup < len(f.Values) {
+					means = append(means, stats.Mean(f.Values[f.Warmup:]))
+				}
+			}
+			if len(means) > 1 {
+				c.spread = max(c.spread, stats.StdDev(means)/math.Abs(stats.Mean(means)))
+			}
+		}
+		total += c.traces
+		cands = append(cands, c)
+	}
+	if total > n {
+		slices.SortStableFunc(cands, func(a, b cand) int {
+			if a.unstable != b.unstable {
+				if a.unstable {
+					return -1
+				}
+				return +1
+			}
+			return cmpFloat(b.spread, a.spread)
+		})
+	}
+	out := make(map[int]bool)
+	for _, c := range cands {
+		if n -= c.traces; n < 0 {
+			break
+		}
+		out[c.at] = true
+	}
+	return out
+}
