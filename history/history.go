@@ -26,10 +26,13 @@
 // to and which costs one pass. A run measured in one process has no
 // interval (NaN bounds), since its iterations are not independent.
 //
-// A change's interval is the two-level bootstrap of the ratio of means,
-// resampling the runs of each side and then the forks of each run (the
-// means of their iterations, which are not independent of each other;
-// stats.HierarchicalRatio), widened for the number of runs (stats.Expand).
+// A change's interval is the percentile bootstrap of the ratio of the mean
+// of the points after the step to the mean of those before it (up to the
+// neighbouring changes), resampling the runs of each side (1,000
+// replicates, stats.Replicates), widened for the number of runs
+// (stats.Expand). The runs are the independent units: a run's mean
+// carries the variance of its forks and iterations, and resampling within
+// runs as well would cost several times as much for a whole suite.
 package history
 
 import (
@@ -113,11 +116,11 @@ const level = 0.99
 // Analyze returns the series of every benchmark the runs measured in
 // opts.Unit, runs being in the order they were made.
 func Analyze(runs []*bench.Run, opts Options) ([]*Series, error) {
-	if err := opts.check(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, errors.New("history: no runs")
+		return nil, errors.New("no runs")
 	}
 	_, unit := benchunit.Tidy(1, opts.Unit)
 	var order []bench.Key
@@ -155,9 +158,9 @@ func Analyze(runs []*bench.Run, opts Options) ([]*Series, error) {
 	}
 	if len(order) == 0 {
 		if opts.Bench != nil {
-			return nil, fmt.Errorf("history: no benchmark matching %q measured in %s", opts.Bench, unit)
+			return nil, fmt.Errorf("no benchmark matching %q measured in %s", opts.Bench, unit)
 		}
-		return nil, fmt.Errorf("history: no benchmark measured in %s", unit)
+		return nil, fmt.Errorf("no benchmark measured in %s", unit)
 	}
 	out := make([]*Series, len(order))
 	boot := points <= MaxBootstrap
@@ -180,7 +183,8 @@ func Analyze(runs []*bench.Run, opts Options) ([]*Series, error) {
 	return out, nil
 }
 
-func (o Options) check() error {
+// Validate reports the first setting of o out of its range.
+func (o Options) Validate() error {
 	switch {
 	case !(o.Threshold >= 0) || math.IsInf(o.Threshold, 0):
 		return fmt.Errorf("threshold %v: want a fraction of 0 or more", o.Threshold)
@@ -230,7 +234,6 @@ func (sd *seriesData) analyze(k bench.Key, unit string, runs []*bench.Run, versi
 		s.Name = s.Name[1:]
 	}
 	centers := make([]float64, len(sd.runs))
-	forkMeans := make([][]float64, len(sd.runs))
 	for p, ri := range sd.runs {
 		r := runs[ri]
 		iv := pointInterval(sd.forks[p], boot, rng)
@@ -240,14 +243,10 @@ func (sd *seriesData) analyze(k bench.Key, unit string, runs []*bench.Run, versi
 		}
 		s.Points = append(s.Points, Point{Run: r.ID, Label: label, Time: r.Start, Center: iv.Center, Lo: iv.Lo, Hi: iv.Hi})
 		centers[p] = iv.Center
-		for _, f := range sd.forks[p] {
-			forkMeans[p] = append(forkMeans[p], stats.Mean(f))
-		}
 	}
 	d := stats.Divisive{Alpha: opts.Alpha, Window: opts.Window, Permutations: opts.Permutations,
 		MinChange: opts.Threshold, MinSize: opts.MinRuns}
 	cps := d.ChangePoints(centers, rng)
-	b := stats.Bootstrap{Level: level, Replicates: 1000}
 	for i, c := range cps {
 		lo, hi := 0, len(centers)
 		if i > 0 {
@@ -256,8 +255,7 @@ func (sd *seriesData) analyze(k bench.Key, unit string, runs []*bench.Run, versi
 		if i+1 < len(cps) {
 			hi = cps[i+1].Index
 		}
-		iv := b.HierarchicalRatio(forkMeans[c.Index:hi], forkMeans[lo:c.Index], stats.StatMean, rng)
-		iv = stats.Expand(iv, float64(min(c.Index-lo, hi-c.Index)))
+		iv := ratioInterval(centers[lo:c.Index], centers[c.Index:hi], rng)
 		pt := s.Points[c.Index]
 		s.Changes = append(s.Changes, Change{Index: c.Index, Run: pt.Run, Label: pt.Label,
 			Ratio: c.Ratio(), Lo: iv.Lo, Hi: iv.Hi, P: c.P})
@@ -300,4 +298,20 @@ func tQuantile(n int) float64 {
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-level)/2)
 	tQuantiles.Store(n, q)
 	return q
+}
+
+// ratioInterval is the interval of mean(after)/mean(before) described in
+// the package doc; its bounds are NaN when a side has fewer than two runs.
+func ratioInterval(before, after []float64, rng *rand.Rand) stats.Interval {
+	const replicates = 1000
+	iv := stats.Interval{Center: stats.Mean(after) / stats.Mean(before), Lo: math.NaN(), Hi: math.NaN(), Level: level}
+	rb, ra := make([]float64, replicates), make([]float64, replicates)
+	if !stats.Replicates(rb, before, stats.StatMean, rng) || !stats.Replicates(ra, after, stats.StatMean, rng) {
+		return iv
+	}
+	for i := range ra {
+		ra[i] /= rb[i]
+	}
+	iv.Lo, iv.Hi = stats.Quantile(ra, (1-level)/2), stats.Quantile(ra, 1-(1-level)/2)
+	return stats.Expand(iv, float64(min(len(before), len(after))))
 }
