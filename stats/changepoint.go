@@ -59,7 +59,11 @@ import (
 // MinChange, a step too small to matter, is what keeps such noise out of a
 // report; the permutation test accounts for the search.
 //
-// Adaptations: Otava computes the t-test from standard deviations with the
+// Adaptations: a window places a step near its end a value or two off, and
+// the next window, which starts at that point, cannot correct it; so once
+// merged, each change point is placed again at the largest q̂ of the
+// segment between its neighbours, and the merge step repeated. Otava
+// computes the t-test from standard deviations with the
 // n denominator; this one uses n−1, the t-test's own. After a point is
 // merged away Otava tests again the point after it and the one after that;
 // this tests the two points whose segments changed, the one before and the
@@ -123,8 +127,46 @@ func (d Divisive) ChangePoints(x []float64, r *rand.Rand) []ChangePoint {
 		}
 	}
 	a := &analysis{d: d, x: x, r: r, min: max(d.MinSize, 1)}
-	weak := a.split()
-	return a.merge(weak)
+	cps := a.merge(a.split())
+	// A step near the end of a window can be placed a value or two off
+	// there; placed again between its final neighbours, on all the data,
+	// it moves to where it is. Moving may change what merges.
+	for range 3 {
+		if !a.place(cps) {
+			break
+		}
+		idx := make([]int, len(cps))
+		for i, c := range cps {
+			idx[i] = c.Index
+		}
+		cps = a.merge(idx)
+	}
+	return cps
+}
+
+// place moves each change point to the split of the segment between its
+// neighbours with the largest q̂, and reports whether any moved.
+func (a *analysis) place(cps []ChangePoint) bool {
+	moved := false
+	for i := range cps {
+		lo, hi := 0, len(a.x)
+		if i > 0 {
+			lo = cps[i-1].Index
+		}
+		if i+1 < len(cps) {
+			hi = cps[i+1].Index
+		}
+		best, q := cps[i].Index, a.whole.q(lo, cps[i].Index, hi)
+		for t := lo + a.min; t+a.min <= hi; t++ {
+			if v := a.whole.q(lo, t, hi); v > q {
+				best, q = t, v
+			}
+		}
+		if best != cps[i].Index {
+			cps[i].Index, moved = best, true
+		}
+	}
+	return moved
 }
 
 func (d Divisive) check(r *rand.Rand) {

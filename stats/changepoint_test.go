@@ -251,3 +251,15 @@ func BenchmarkChangePoints(b *testing.B) {
 		}
 	}
 }
+
+// TestChangePointsWindowEnd checks a step near the end of a window (120
+// lies 45 values into the window [75, 125)): without placing the change
+// points again after the merge step, these seeds put it at 119.
+func TestChangePointsWindowEnd(t *testing.T) {
+	for _, seed := range []uint64{88, 119} {
+		x := stepSeries(seed, 200, 0.015, []int{120}, []float64{1.25})
+		if got := indexes(history.ChangePoints(x, nil)); !slices.Equal(got, []int{120}) {
+			t.Errorf("seed %d: change points %v, want [120]", seed, got)
+		}
+	}
+}
