@@ -42,6 +42,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -127,33 +128,44 @@ func Analyze(runs []*bench.Run, opts Options) ([]*Series, error) {
 	series := make(map[bench.Key]*seriesData)
 	points := 0
 	versions := make([]string, len(runs))
+	skip := make(map[bench.Key]bool) // not selected by opts.Bench
+	// Group the values by benchmark, run and fork, as bench.Run.Samples
+	// does, in one pass over all runs.
 	for i, r := range runs {
-		rv := bench.Run{Measurements: r.Measurements}
 		versions[i] = lastVersion(r)
-		if version := versions[i]; version != "" {
-			rv.Measurements = nil
-			for _, m := range r.Measurements {
-				if m.Coord.Version == version {
-					rv.Measurements = append(rv.Measurements, m)
-				}
-			}
-		}
-		samples := rv.Samples(unit)
-		for j := range rv.Measurements {
-			k := rv.Measurements[j].Key
-			s := samples[k]
-			if s == nil || series[k] != nil && series[k].last() == i || opts.Bench != nil && !opts.Bench.MatchString(k.Name) {
+		for j := range r.Measurements {
+			m := &r.Measurements[j]
+			if m.Coord.Phase != bench.Measure || m.Coord.Version != versions[i] {
 				continue
 			}
-			sd := series[k]
-			if sd == nil {
-				sd = &seriesData{}
-				series[k] = sd
-				order = append(order, k)
+			v, ok := m.Get(unit)
+			if !ok {
+				continue
 			}
-			sd.runs = append(sd.runs, i)
-			sd.forks = append(sd.forks, s.Forks)
-			points++
+			sd := series[m.Key]
+			if sd == nil {
+				if skip[m.Key] || opts.Bench != nil && !opts.Bench.MatchString(m.Key.Name) {
+					skip[m.Key] = true
+					continue
+				}
+				sd = &seriesData{}
+				series[m.Key] = sd
+				order = append(order, m.Key)
+			}
+			if sd.last() != i {
+				sd.runs = append(sd.runs, i)
+				sd.forks = append(sd.forks, nil)
+				sd.ids = sd.ids[:0]
+				points++
+			}
+			p, id := len(sd.forks)-1, m.Coord.ForkID()
+			f := slices.Index(sd.ids, id)
+			if f < 0 {
+				f = len(sd.ids)
+				sd.ids = append(sd.ids, id)
+				sd.forks[p] = append(sd.forks[p], nil)
+			}
+			sd.forks[p][f] = append(sd.forks[p][f], v)
 		}
 	}
 	if len(order) == 0 {
@@ -218,6 +230,7 @@ func lastVersion(r *bench.Run) string {
 type seriesData struct {
 	runs  []int
 	forks [][][]float64
+	ids   []bench.ForkID // the forks of the last run
 }
 
 // last returns the index of the last run in sd, or -1.
