@@ -312,3 +312,22 @@ func BenchmarkAnalyze(b *testing.B) {
 		}
 	}
 }
+
+// TestAnalyzePermutations checks the permutation test end to end: it finds
+// the step, reproducibly, at a p no smaller than 1/(1+permutations).
+func TestAnalyzePermutations(t *testing.T) {
+	runs := makeRuns(1, 12, []string{"Zeta"}, 3, 5, 0.03, step)
+	opts := DefaultOptions
+	opts.Permutations, opts.Alpha = 199, 0.01
+	a, err := Analyze(runs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Analyze(runs, opts)
+	if len(a[0].Changes) != 1 || a[0].Changes[0].Index != 6 || a[0].Changes[0].P < 1.0/200 {
+		t.Fatalf("changes %+v, want one at 6 with p ≥ 1/200", a[0].Changes)
+	}
+	if a[0].Changes[0] != b[0].Changes[0] {
+		t.Errorf("one seed, two answers: %+v, %+v", a[0].Changes[0], b[0].Changes[0])
+	}
+}
