@@ -21,6 +21,8 @@
 // once the others ran; with $FAKEBENCH_FAIL_FROM=k, only from their k-th
 // invocation on (0 is the first). Benchmarks whose name matches
 // $FAKEBENCH_LONG log a line of 200 KB before their results.
+// $FAKEBENCH_SCALE, a number, multiplies every time per op (1 when unset),
+// as a change to the code measured would.
 //
 // Without -test.cpu the benchmarks run at GOMAXPROCS 4, whatever the
 // machine, so that names do not depend on it.
@@ -136,6 +138,15 @@ func fakebench(argv0 string, args []string) int {
 	if s := os.Getenv("FAKEBENCH_LONG"); s != "" {
 		longRE = regexp.MustCompile(s)
 	}
+	scale := 1.0
+	if s := os.Getenv("FAKEBENCH_SCALE"); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(v > 0) {
+			fmt.Fprintf(os.Stderr, "fakebench: FAKEBENCH_SCALE=%q: want a positive number\n", s)
+			return 2
+		}
+		scale = v
+	}
 	fmt.Print("goos: linux\ngoarch: amd64\npkg: example.com/fake\ncpu: Fake CPU @ 3.00GHz\n")
 	failed := false
 	if match != nil {
@@ -158,7 +169,7 @@ func fakebench(argv0 string, args []string) int {
 					fmt.Printf("    fake_test.go:50: %s\n", strings.Repeat("x", 200<<10))
 				}
 				rng := rand.New(rand.NewPCG(seed(version, b.name, k), 0))
-				ns, bytes, allocs := b.ns, b.bytes, b.allocs
+				ns, bytes, allocs := b.ns*scale, b.bytes, b.allocs
 				if version == "new" {
 					ns *= b.factor
 					allocs += b.extraAllocs

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"flag"
+	"regexp"
+	"slices"
+
+	"github.com/mbench/mbench/history"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:      "history",
+		usageLine: "[-bench regexp] [-format text|json|csv] [-db path] [RUN...]",
+		short:     "follow benchmarks across stored runs and find their steps",
+		long: `
+History shows each benchmark across the stored runs, one point per run (the
+mean of its measurement iterations and its 99% confidence interval), and the
+change points: runs where the benchmark stepped to another level and stayed.
+With no RUN every stored run is taken in order of start time; otherwise the
+runs named (id, id prefix, label or "latest"), in the order named.
+Benchmarks are listed in the order the runs first show them.
+
+Change points are found with E-Divisive means (Matteson & James 2014) as
+Apache Otava and MongoDB use it on performance histories: windows of
+-window runs, each split tested with Student's t-test (or -permutations) at
+-alpha, and only steps larger than -threshold reported, each with the ratio
+of the mean after to the mean before, its interval and p. A step needs
+-min-runs runs on each side of it. A benchmark measured in one run is shown
+without changes.
+
+-format json writes an array with an object per benchmark: pkg, name, unit,
+points (run, label, time, center, lo, hi) and changes (run, label, index,
+ratio, lo, hi, p); -format csv a row per point. Numbers without a value are
+null in JSON and empty in CSV.
+`,
+		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
+			opts := history.DefaultOptions
+			fs.Func("bench", "follow only benchmarks whose name matches `regexp`", func(s string) error {
+				re, err := regexp.Compile(s)
+				opts.Bench = re
+				return err
+			})
+			fs.StringVar(&opts.Unit, "metric", opts.Unit, "follow `unit`: sec/op (or ns/op), B/op, allocs/op, or a custom unit")
+			fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "smallest step reported, as a `fraction`")
+			fs.Float64Var(&opts.Alpha, "alpha", opts.Alpha, "significance `level` of a step")
+			fs.IntVar(&opts.Window, "window", opts.Window, "`runs` searched together (0: all)")
+			fs.IntVar(&opts.Permutations, "permutations", opts.Permutations, "test steps with `n` permutations instead of Student's t-test")
+			fs.IntVar(&opts.MinRuns, "min-runs", opts.MinRuns, "fewest `runs` on each side of a step")
+			fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the bootstraps and permutations")
+			format := fs.String("format", "text", "output `format`: text, json or csv")
+			db := fs.String("db", defaultDB, "result database `path`")
+			return func(e *env, args []string) error {
+				if !slices.Contains(history.Formats, *format) {
+					return usagef("-format %q: want one of %v", *format, history.Formats)
+				}
+				if err := opts.Validate(); err != nil {
+					return usagef("-%v", err)
+				}
+				st, err := openExisting(*db)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				runs, err := history.Load(st, args)
+				if err != nil {
+					return err
+				}
+				series, err := history.Analyze(runs, opts)
+				if err != nil {
+					return err
+				}
+				return history.Write(e.stdout, *format, series)
+			}
+		},
+	})
+}

@@ -1,0 +1,171 @@
+package history
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"golang.org/x/perf/benchunit"
+)
+
+// Formats are the formats Write knows.
+var Formats = []string{"text", "json", "csv"}
+
+// Write writes series in format: text (a table per benchmark, for people),
+// json (an array with an object per benchmark) or csv (a row per point).
+func Write(w io.Writer, format string, series []*Series) error {
+	switch format {
+	case "text":
+		return writeText(w, series)
+	case "json":
+		return writeJSON(w, series)
+	case "csv":
+		return writeCSV(w, series)
+	}
+	return fmt.Errorf("history: unknown format %q (want text, json or csv)", format)
+}
+
+func writeText(w io.Writer, series []*Series) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, s := range series {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		name := s.Name
+		if s.Pkg != "" {
+			name = s.Pkg + "." + s.Name
+		}
+		fmt.Fprintf(tw, "%s (%s)\n", name, s.Unit)
+		fmt.Fprintf(tw, "run\tlabel\tcenter\t%.0f%% CI\tchange\n", level*100)
+		cls := benchunit.ClassOf(s.Unit)
+		changes := make(map[int]Change)
+		for _, c := range s.Changes {
+			changes[c.Index] = c
+		}
+		for p, pt := range s.Points {
+			ci := "-"
+			if !math.IsNaN(pt.Lo) {
+				ci = fmt.Sprintf("[%s, %s]", benchunit.Scale(pt.Lo, cls), benchunit.Scale(pt.Hi, cls))
+			}
+			change := ""
+			if c, ok := changes[p]; ok {
+				change = fmt.Sprintf("%s [%s, %s] p=%.2g", pct(c.Ratio), pct(c.Lo), pct(c.Hi), c.P)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", pt.Run, pt.Label, benchunit.Scale(pt.Center, cls), ci, change)
+		}
+		switch {
+		case len(s.Points) == 1:
+			fmt.Fprintln(tw, "one run: a change needs runs before and after it")
+		case len(s.Changes) == 0:
+			fmt.Fprintf(tw, "no change in %d runs\n", len(s.Points))
+		case len(s.Changes) == 1:
+			fmt.Fprintf(tw, "1 change in %d runs\n", len(s.Points))
+		default:
+			fmt.Fprintf(tw, "%d changes in %d runs\n", len(s.Changes), len(s.Points))
+		}
+	}
+	return tw.Flush()
+}
+
+// pct writes a ratio as a signed relative change, "+25.0%".
+func pct(r float64) string {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return "?"
+	}
+	return fmt.Sprintf("%+.1f%%", (r-1)*100)
+}
+
+// number is a float64 that encodes NaN and infinities as null.
+type number float64
+
+func (v number) MarshalJSON() ([]byte, error) {
+	f := float64(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
+}
+
+type jsonSeries struct {
+	Pkg     string       `json:"pkg"`
+	Name    string       `json:"name"`
+	Unit    string       `json:"unit"`
+	Points  []jsonPoint  `json:"points"`
+	Changes []jsonChange `json:"changes"`
+}
+
+type jsonPoint struct {
+	Run    string `json:"run"`
+	Label  string `json:"label"`
+	Time   string `json:"time,omitempty"`
+	Center number `json:"center"`
+	Lo     number `json:"lo"`
+	Hi     number `json:"hi"`
+}
+
+type jsonChange struct {
+	Run   string `json:"run"`
+	Label string `json:"label"`
+	Index int    `json:"index"`
+	Ratio number `json:"ratio"`
+	Lo    number `json:"lo"`
+	Hi    number `json:"hi"`
+	P     number `json:"p"`
+}
+
+func writeJSON(w io.Writer, series []*Series) error {
+	out := make([]jsonSeries, 0, len(series))
+	for _, s := range series {
+		js := jsonSeries{Pkg: s.Pkg, Name: s.Name, Unit: s.Unit, Points: []jsonPoint{}, Changes: []jsonChange{}}
+		for _, p := range s.Points {
+			jp := jsonPoint{Run: p.Run, Label: p.Label, Center: number(p.Center), Lo: number(p.Lo), Hi: number(p.Hi)}
+			if !p.Time.IsZero() {
+				jp.Time = p.Time.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
+			}
+			js.Points = append(js.Points, jp)
+		}
+		for _, c := range s.Changes {
+			js.Changes = append(js.Changes, jsonChange{Run: c.Run, Label: c.Label, Index: c.Index,
+				Ratio: number(c.Ratio), Lo: number(c.Lo), Hi: number(c.Hi), P: number(c.P)})
+		}
+		out = append(out, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// csvHeader is the first line of the CSV format: a row per point; the
+// change columns are filled on the point of the first run after a step. A
+// number that is not finite is an empty field.
+var csvHeader = []string{"pkg", "name", "unit", "run", "label", "center", "lo", "hi", "change_ratio", "change_lo", "change_hi", "change_p"}
+
+func writeCSV(w io.Writer, series []*Series) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	f := func(v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	for _, s := range series {
+		changes := make(map[int]Change)
+		for _, c := range s.Changes {
+			changes[c.Index] = c
+		}
+		for i, p := range s.Points {
+			row := []string{s.Pkg, s.Name, s.Unit, p.Run, p.Label, f(p.Center), f(p.Lo), f(p.Hi), "", "", "", ""}
+			if c, ok := changes[i]; ok {
+				row[8], row[9], row[10], row[11] = f(c.Ratio), f(c.Lo), f(c.Hi), f(c.P)
+			}
+			cw.Write(row)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
