@@ -1,6 +1,10 @@
 package report
 
-import "io"
+import (
+	"io"
+
+	"github.com/mbench/mbench/plot"
+)
 
 // A figure is a drawn figure: WriteSVG writes it as a standalone <svg>
 // element, usable inline in HTML.
@@ -8,48 +12,35 @@ type figure interface{ WriteSVG(io.Writer) error }
 
 // The data of the figures, as package plot takes them.
 type (
-	interval  struct{ Center, Lo, Hi float64 }
-	forestRow struct {
-		Name    string
-		Change  interval
-		Verdict string
-	}
-	stripGroup struct {
-		Name, Version string
-		Forks         [][]float64
-		Center        interval
-	}
-	traceFork struct {
-		Values []float64
-		Warmup int
-	}
-	pairedPoint  struct{ Old, New float64 }
-	scalingPoint struct {
-		X float64
-		Y interval
-	}
-	scalingLine struct {
-		Name   string
-		Points []scalingPoint
-		Slope  interval
-	}
-	historyPoint struct {
-		Label string
-		Y     interval
-	}
-	historySeries struct {
-		Name    string
-		Points  []historyPoint
-		Changes []int
-	}
+	interval      = plot.Interval
+	forestRow     = plot.ForestRow
+	stripGroup    = plot.StripGroup
+	traceFork     = plot.TraceFork
+	pairedPoint   = plot.PairedPoint
+	scalingPoint  = plot.ScalingPoint
+	scalingLine   = plot.ScalingLine
+	historyPoint  = plot.HistoryPoint
+	historySeries = plot.HistorySeries
 )
 
 // The figures of package plot.
 var (
-	forest      func(title string, rows []forestRow, threshold float64) figure
-	strip       func(title, unit string, groups []stripGroup) figure
-	trace       func(title, unit string, forks []traceFork, stopAfter int) figure
-	paired      func(title, unit string, points []pairedPoint) figure
-	scalingPlot func(title, xName, unit string, lines []scalingLine) figure
-	historyPlot func(title, unit string, series []historySeries) figure
+	forest = func(title string, rows []forestRow, threshold float64) figure {
+		return plot.Forest(title, rows, threshold)
+	}
+	strip = func(title, unit string, groups []stripGroup) figure {
+		return plot.Strip(title, unit, groups)
+	}
+	trace = func(title, unit string, forks []traceFork, stopAfter int) figure {
+		return plot.Trace(title, unit, forks, stopAfter)
+	}
+	paired = func(title, unit string, points []pairedPoint) figure {
+		return plot.Paired(title, unit, points)
+	}
+	scalingPlot = func(title, xName, unit string, lines []scalingLine) figure {
+		return plot.Scaling(title, xName, unit, lines)
+	}
+	historyPlot = func(title, unit string, series []historySeries) figure {
+		return plot.History(title, unit, series)
+	}
 )
