@@ -3,6 +3,7 @@ package report
 import (
 	_ "embed"
 	"fmt"
+	"github.com/mbench/mbench/plot"
 	"html/template"
 	"io"
 	"math"
@@ -112,18 +113,8 @@ func (r *Report) page() (*page, error) {
 			Caption: fmt.Sprintf("%d paired %ss in time order: interference moves both versions together", len(pr.Points), pr.Kind)})
 	}
 	for _, f := range r.Families {
-		var lines []scalingLine
-		var hints []string
-		for _, l := range f.Lines {
-			sl := scalingLine{Name: l.Name, Slope: toInterval(l.Slope.Center, l.Slope.Lo, l.Slope.Hi)}
-			for _, pt := range l.Points {
-				sl.Points = append(sl.Points, scalingPoint{X: pt.X, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
-			}
-			lines = append(lines, sl)
-			hints = append(hints, l.Name+": "+slope(f.Param, sl.Slope))
-		}
-		title := f.Name + " by " + f.Param
-		p.Scaling = append(p.Scaling, pageFigure{Title: title, SVG: draw(scalingPlot(title, f.Param, r.Unit, lines)),
+		title, fig, hints := r.scalingFigure(f)
+		p.Scaling = append(p.Scaling, pageFigure{Title: title, SVG: draw(fig),
 			Caption: "slope of the log-log fit — " + strings.Join(hints, "; ")})
 	}
 	drawn := traceOrder(r.Benchmarks, maxTraces)
@@ -176,22 +167,15 @@ func (r *Report) page() (*page, error) {
 		}
 	}
 	if len(r.History) > 0 {
-		var hs []historySeries
 		for _, s := range r.History {
-			h := historySeries{Name: seriesName(s)}
-			for _, pt := range s.Points {
-				h.Points = append(h.Points, historyPoint{Label: pt.Label, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
-			}
 			for _, c := range s.Changes {
-				h.Changes = append(h.Changes, c.Index)
-				p.Changes = append(p.Changes, pageChange{Name: h.Name, Label: c.Label, Change: pctChange(c.Ratio - 1),
+				p.Changes = append(p.Changes, pageChange{Name: seriesName(s), Label: c.Label, Change: pctChange(c.Ratio - 1),
 					Interval: "[" + pctChange(c.Lo-1) + ", " + pctChange(c.Hi-1) + "]", P: fmt.Sprintf("%.3g", c.P)})
 			}
-			hs = append(hs, h)
 		}
-		title := fmt.Sprintf("%s across %d runs", r.Unit, r.HistoryRuns)
-		p.History = append(p.History, pageFigure{Title: title, SVG: draw(historyPlot(title, r.Unit, hs)),
-			Caption: fmt.Sprintf("%d benchmarks; bands are intervals, marks are change points", len(hs))})
+		title, fig := r.historyFigure(r.History)
+		p.History = append(p.History, pageFigure{Title: title, SVG: draw(fig),
+			Caption: fmt.Sprintf("%d benchmarks; bands are intervals, marks are change points", len(r.History))})
 	}
 	for _, s := range []struct {
 		id, name string
@@ -209,6 +193,71 @@ func (r *Report) page() (*page, error) {
 		}
 	}
 	return p, err
+}
+
+// scalingFigure draws family f, one line per variant, and returns its
+// title and the slope hint of each line.
+func (r *Report) scalingFigure(f *Family) (title string, fig figure, hints []string) {
+	var lines []scalingLine
+	for _, l := range f.Lines {
+		sl := scalingLine{Name: l.Name, Slope: toInterval(l.Slope.Center, l.Slope.Lo, l.Slope.Hi)}
+		for _, pt := range l.Points {
+			sl.Points = append(sl.Points, scalingPoint{X: pt.X, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
+		}
+		lines = append(lines, sl)
+		hints = append(hints, l.Name+": "+slope(f.Param, sl.Slope))
+	}
+	title = f.Name + " by " + f.Param
+	return title, scalingPlot(title, f.Param, r.Unit, lines), hints
+}
+
+// historyFigure draws series, one panel each, with their change points.
+func (r *Report) historyFigure(series []*series) (title string, fig figure) {
+	var hs []historySeries
+	for _, s := range series {
+		h := historySeries{Name: seriesName(s)}
+		for _, pt := range s.Points {
+			h.Points = append(h.Points, historyPoint{Label: pt.Label, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
+		}
+		for _, c := range s.Changes {
+			h.Changes = append(h.Changes, c.Index)
+		}
+		hs = append(hs, h)
+	}
+	title = fmt.Sprintf("%s across %d runs", r.Unit, r.HistoryRuns)
+	return title, historyPlot(title, r.Unit, hs)
+}
+
+// Figure returns one figure of the report alone, as mbench plot draws it:
+// kind "scaling" draws the first family whose name match accepts; kind
+// "history" draws the series whose names match accepts, in small multiples.
+func (r *Report) Figure(kind string, match func(name string) bool) (*plot.Figure, error) {
+	var fig figure
+	switch kind {
+	case "scaling":
+		for _, f := range r.Families {
+			if match(f.Name) {
+				_, fig, _ = r.scalingFigure(f)
+				break
+			}
+		}
+	case "history":
+		var picked []*series
+		for _, s := range r.History {
+			if match(seriesName(s)) {
+				picked = append(picked, s)
+			}
+		}
+		if len(picked) > 0 {
+			_, fig = r.historyFigure(picked)
+		}
+	default:
+		return nil, fmt.Errorf("no figure of kind %q", kind)
+	}
+	if fig == nil {
+		return nil, fmt.Errorf("no %s data match", kind)
+	}
+	return fig.(*plot.Figure), nil
 }
 
 func comparisonOf(c *compare.Result, draw func(figure) template.HTML) pageComparison {

@@ -166,7 +166,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	for _, w := range out.Warnings {
 		e.warnf("%s", w)
 	}
-	failed := writeSummary(e, out.Results, &prep.Job.Options, out.Meta.End.Sub(out.Meta.Start))
+	failed := run.WriteSummary(e.stdout, e.warnf, out.Results, &prep.Job.Options, out.Meta.End.Sub(out.Meta.Start))
 	if f.out != "" {
 		if err := out.WriteBenchfmt(f.out); err != nil {
 			return err

@@ -78,7 +78,7 @@ func TestRunSummary(t *testing.T) {
 	o := run.DefaultJob.Options
 	o.Benchmem = true
 	var stdout, stderr bytes.Buffer
-	writeSummary(&env{stdout: &stdout, stderr: &stderr}, results, &o, 38*time.Second)
+	run.WriteSummary(&stdout, (&env{stdout: &stdout, stderr: &stderr}).warnf, results, &o, 38*time.Second)
 	for _, line := range strings.Split(stdout.String(), "\n") {
 		if n := utf8.RuneCountInString(line); n > 120 {
 			t.Errorf("summary line of %d columns, want at most 120:\n%s", n, line)

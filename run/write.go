@@ -1,21 +1,23 @@
-package main
+package run
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/mbench/mbench/bench"
-	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
 	"golang.org/x/perf/benchunit"
 )
 
-// writeSummary prints the per-benchmark table, one per version when the run
-// measured several, and returns how many benchmarks failed.
-func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Duration) int {
+// WriteSummary writes the per-benchmark table of results to w, one per
+// version when the run measured several, with the legend of its stop codes
+// and the time the criterion checks took; it passes the results' notes and
+// failures, one line each, to warnf, and returns how many benchmarks failed.
+func WriteSummary(w io.Writer, warnf func(format string, args ...any), results []*Result, o *Options, wall time.Duration) int {
 	// Name benchmarks without their package when all share one, which
 	// the header then names, as go test does.
 	pkg := ""
@@ -35,13 +37,13 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 		return k.String()
 	}
 	if pkg != "" {
-		fmt.Fprintf(e.stdout, "pkg: %s\n", pkg)
+		fmt.Fprintf(w, "pkg: %s\n", pkg)
 	}
 	failed := 0
 	var checkTime, benchTime time.Duration
 	var codes []string
 	boot := stats.Bootstrap{Level: 0.99, Replicates: 10000}
-	multi := slices.ContainsFunc(results, func(r *run.Result) bool { return r.Target.Version != results[0].Target.Version })
+	multi := slices.ContainsFunc(results, func(r *Result) bool { return r.Target.Version != results[0].Target.Version })
 	var tw *tabwriter.Writer
 	for i, r := range results {
 		// Results are in target order, so each version's are together; a
@@ -51,12 +53,12 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 		if v := r.Target.Version; i == 0 || v != results[i-1].Target.Version {
 			if tw != nil {
 				tw.Flush()
-				fmt.Fprintln(e.stdout)
+				fmt.Fprintln(w)
 			}
 			if v != "" || multi {
-				fmt.Fprintf(e.stdout, "version: %s\n", v)
+				fmt.Fprintf(w, "version: %s\n", v)
 			}
-			tw = tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "benchmark\tmean\tmedian\t99%% CI\tRCIW\tB/op\tallocs/op\tforks\twarm-up\titers\tcheck\tstop\n")
 		}
 		checkTime += r.Report.CheckTime
@@ -65,9 +67,9 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 		for _, w := range r.Report.Warmup {
 			warm += w
 		}
-		code := run.StopCode(r)
+		code := StopCode(r)
 		codes = append(codes, code)
-		s := run.Summarize(r, o.Metric, boot, o.Seed)
+		s := Summarize(r, o.Metric, boot, o.Seed)
 		switch {
 		case r.Failed():
 			failed++
@@ -90,27 +92,27 @@ func writeSummary(e *env, results []*run.Result, o *run.Options, wall time.Durat
 	if tw != nil {
 		tw.Flush()
 	}
-	for i, l := range run.StopLegend(codes, o) {
+	for i, l := range StopLegend(codes, o) {
 		head := "      "
 		if i == 0 {
 			head = "\nstop: "
 		}
-		fmt.Fprintf(e.stdout, "%s%-7s %s\n", head, l.Code, l.Text)
+		fmt.Fprintf(w, "%s%-7s %s\n", head, l.Code, l.Text)
 	}
-	fmt.Fprintf(e.stdout, "\nwall time %v; criterion checks took %v (%.3f%% of benchmark time)\n",
+	fmt.Fprintf(w, "\nwall time %v; criterion checks took %v (%.3f%% of benchmark time)\n",
 		wall.Round(time.Millisecond), checkTime.Round(time.Microsecond), 100*checkTime.Seconds()/max(benchTime.Seconds(), 1e-9))
-	notes := run.Notes(results, o.Metric, func(r *run.Result) string {
+	notes := Notes(results, o.Metric, func(r *Result) string {
 		if v := r.Target.Version; v != "" {
 			return name(r.Target.Key) + " (" + v + ")"
 		}
 		return name(r.Target.Key)
 	})
 	for _, n := range notes {
-		e.warnf("%s", n)
+		warnf("%s", n)
 	}
 	for _, r := range results {
 		for _, fe := range r.Failures {
-			e.warnf("%s failed: %v\n%s", run.TargetName(r.Target), fe.Err, indent(fe.Output))
+			warnf("%s failed: %v\n%s", TargetName(r.Target), fe.Err, indent(fe.Output))
 		}
 	}
 	return failed
