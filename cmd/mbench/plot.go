@@ -5,18 +5,20 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/plot"
+	reports "github.com/mbench/mbench/report"
 	"golang.org/x/perf/benchunit"
 )
 
 func init() {
 	commands = append(commands, &command{
 		name:      "plot",
-		usageLine: "-kind comparison|trace -o FILE.svg|FILE.png [flags] inputs...",
+		usageLine: "-kind comparison|trace|scaling|history -o FILE.svg|FILE.png [flags] [inputs...]",
 		short:     "draw one figure as SVG or PNG",
 		long: `
 Plot draws one figure and writes it to the -o file, as SVG or PNG by its
@@ -30,16 +32,26 @@ extension. The kinds and their inputs:
 	             matches, fork after fork in run order, warm-up values
 	             open, a dashed cut where each fork's warm-up ended and a
 	             line where the stopping criterion fired
+	scaling      RUN: the first family of sub-benchmarks that -bench
+	             matches and that vary one numeric parameter (/n=1000,
+	             /size=4KiB), time against the parameter on log-log axes
+	             with error bars, one line per variant, with the slope
+	             of each line's fit and its interval
+	history      RUNS in time order, or none for every stored run: each
+	             benchmark that -bench matches across the runs, intervals
+	             as bands, change points marked, in small multiples
+
+Scaling and history draw time per op (sec/op).
 
 Inputs are result files or runs stored by 'mbench run', by label or id.
 The SVG fetches nothing, reads in light and dark colour schemes, and can be
 inlined in HTML; the PNG has twice the SVG's pixels each way.
 `,
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
-			kind := fs.String("kind", "", "figure `kind`: comparison or trace")
+			kind := fs.String("kind", "", "figure `kind`: comparison, trace, scaling or history")
 			out := fs.String("o", "", "output `file`, ending in .svg or .png")
 			db := fs.String("db", defaultDB, "result database `path` in which inputs that are not files are looked up")
-			benchRe := fs.String("bench", ".", "trace: `regexp` selecting the benchmark to draw")
+			benchRe := fs.String("bench", ".", "trace, scaling, history: `regexp` selecting what to draw")
 			opts := compare.DefaultOptions
 			fs.StringVar(&opts.Metric, "metric", opts.Metric, "draw `unit`: sec/op (or ns/op), B/op, allocs/op, or a custom unit")
 			fs.Float64Var(&opts.Threshold, "threshold", opts.Threshold, "comparison: smallest relative change that matters, as a `fraction`")
@@ -47,9 +59,10 @@ inlined in HTML; the PNG has twice the SVG's pixels each way.
 				switch ext := filepath.Ext(*out); {
 				case ext != ".svg" && ext != ".png":
 					return usagef("-o %q: want a file ending in .svg or .png", *out)
-				case *kind != "comparison" && *kind != "trace":
-					return usagef("-kind %q: want comparison or trace", *kind)
-				case *kind == "trace" && len(args) != 1, len(args) != 1 && len(args) != 2:
+				case !slices.Contains([]string{"comparison", "trace", "scaling", "history"}, *kind):
+					return usagef("-kind %q: want comparison, trace, scaling or history", *kind)
+				case (*kind == "trace" || *kind == "scaling") && len(args) != 1,
+					*kind == "comparison" && len(args) != 1 && len(args) != 2:
 					return usagef("-kind %s: wrong number of inputs (%d); see 'mbench help plot'", *kind, len(args))
 				}
 				if err := checkCompareFlags(opts); err != nil {
@@ -58,6 +71,17 @@ inlined in HTML; the PNG has twice the SVG's pixels each way.
 				re, err := regexp.Compile(*benchRe)
 				if err != nil {
 					return usagef("-bench: %v", err)
+				}
+				if *kind == "scaling" || *kind == "history" {
+					r, err := buildReport(e, *db, args, reports.Options{Compare: opts}, *kind == "history")
+					if err != nil {
+						return err
+					}
+					fig, err := r.Figure(*kind, re.MatchString)
+					if err != nil {
+						return fmt.Errorf("%w -bench %q", err, re)
+					}
+					return fig.WriteFile(*out)
 				}
 				runs, err := loadInputs(e, *db, args)
 				if err != nil {

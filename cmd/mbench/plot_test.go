@@ -15,7 +15,15 @@ import (
 // fakes make reproducible, and on the seeded bootstrap of compare.
 func TestPlotGolden(t *testing.T) {
 	bins := buildFakes(t)
+	crc32, err := os.ReadFile(filepath.Join("testdata", "crc32.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	g := newGolden(t, bins)
+	// hash/crc32's CRC32 benchmarks at six sizes, measured by mbench run.
+	if err := os.WriteFile("crc32.txt", crc32, 0o666); err != nil {
+		t.Fatal(err)
+	}
 	store := func(args ...string) {
 		t.Helper()
 		var stderr bytes.Buffer
@@ -48,7 +56,11 @@ func TestPlotGolden(t *testing.T) {
 	g.check("plot/trace-no-match", exitError, "plot", "-db", "m.db", "-kind", "trace", "-bench", "Nothing", "-o", "x.svg", "cv")
 	g.check("plot/trace-two-inputs", exitUsage, "plot", "-db", "m.db", "-kind", "trace", "-o", "x.svg", "cv", "versions")
 	g.check("plot/comparison-one-version", exitUsage, "plot", "-db", "m.db", "-kind", "comparison", "-o", "x.svg", "cv")
-	g.check("plot/unknown-kind", exitUsage, "plot", "-db", "m.db", "-kind", "scaling", "-o", "x.svg", "cv")
+	g.checkFiles("plot/scaling", exitOK, []string{"scaling.svg"}, "plot", "-kind", "scaling", "-bench", "CRC32", "-o", "scaling.svg", "crc32.txt")
+	g.check("plot/scaling-no-family", exitError, "plot", "-kind", "scaling", "-bench", "Nothing", "-o", "x.svg", "crc32.txt")
+	g.check("plot/scaling-two-inputs", exitUsage, "plot", "-kind", "scaling", "-o", "x.svg", "crc32.txt", "crc32.txt")
+	g.checkFiles("plot/history", exitOK, []string{"history.svg"}, "plot", "-db", "m.db", "-kind", "history", "-bench", "Sum", "-o", "history.svg")
+	g.check("plot/unknown-kind", exitUsage, "plot", "-db", "m.db", "-kind", "pie", "-o", "x.svg", "cv")
 	g.check("plot/no-output", exitUsage, "plot", "-db", "m.db", "-kind", "trace", "cv")
 	g.check("plot/bad-output", exitUsage, "plot", "-db", "m.db", "-kind", "trace", "-o", "x.pdf", "cv")
 	g.check("plot/bad-threshold", exitUsage, "plot", "-db", "m.db", "-kind", "comparison", "-threshold", "NaN", "-o", "x.svg", "versions")

@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
 	reports "github.com/mbench/mbench/report"
 )
@@ -47,7 +46,7 @@ go to standard output unless -o is given.
 			fs.Uint64Var(&opts.Compare.Seed, "seed", opts.Compare.Seed, "random `seed` of the bootstrap")
 			fs.StringVar(&opts.Title, "title", "", "`title` of the report (default from the runs' labels)")
 			format := fs.String("format", "html", "output `format`: html, markdown or text")
-			out := fs.String("o", "", "output `file` (default mbench-reports.html for html, standard output otherwise)")
+			out := fs.String("o", "", "output `file` (default mbench-report.html for html, standard output otherwise)")
 			db := fs.String("db", defaultDB, "result database `path`")
 			return func(e *env, args []string) error {
 				if !slices.Contains(reports.Formats, reports.Format(*format)) {
@@ -56,23 +55,7 @@ go to standard output unless -o is given.
 				if err := checkCompareFlags(opts.Compare); err != nil {
 					return err
 				}
-				var runs []*bench.Run
-				var err error
-				if len(args) == 0 {
-					st, err := openExisting(*db)
-					if err != nil {
-						return err
-					}
-					runs, err = reports.Stored(st)
-					st.Close()
-					if err != nil {
-						return err
-					}
-					opts.History = runs
-				} else if runs, err = loadInputs(e, *db, args); err != nil {
-					return err
-				}
-				r, err := reports.Build(runs, opts)
+				r, err := buildReport(e, *db, args, opts, false)
 				if err != nil {
 					return err
 				}
@@ -100,4 +83,30 @@ go to standard output unless -o is given.
 			}
 		},
 	})
+}
+
+// buildReport builds the report of the inputs args (with their history when
+// history is set) or, with none, of every stored run and their history.
+func buildReport(e *env, db string, args []string, opts reports.Options, history bool) (*reports.Report, error) {
+	if len(args) > 0 {
+		runs, err := loadInputs(e, db, args)
+		if err != nil {
+			return nil, err
+		}
+		if history {
+			opts.History = runs
+		}
+		return reports.Build(runs, opts)
+	}
+	st, err := openExisting(db)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	runs, err := reports.Stored(st)
+	if err != nil {
+		return nil, err
+	}
+	opts.History = runs
+	return reports.Build(runs, opts)
 }
