@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/mbench/mbench/bench"
@@ -399,4 +401,27 @@ func (s *Store) column(query string, args ...any) ([]string, error) {
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// WriteRuns writes runs as a table, one line each: id, label, commit, start,
+// duration, status and how many benchmarks and measurements it holds.
+func WriteRuns(w io.Writer, runs []RunInfo) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "id\tlabel\tcommit\tstart\tduration\tstatus\tbenchmarks\tmeasurements\n")
+	for _, r := range runs {
+		dur := "-"
+		if !r.End.IsZero() {
+			dur = r.End.Sub(r.Start).Round(time.Second).String()
+		}
+		commit := r.Commit
+		if len(commit) > 12 {
+			commit = commit[:12]
+		}
+		if r.Dirty {
+			commit += "-dirty"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", r.ID, r.Label, commit,
+			r.Start.Local().Format("2006-01-02 15:04:05"), dur, r.Status, r.Benchmarks, r.Measurements)
+	}
+	return tw.Flush()
 }

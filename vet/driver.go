@@ -3,12 +3,14 @@ package vet
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/token"
 	"go/types"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -567,4 +569,24 @@ func replaceFile(name string, data []byte) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), name)
+}
+
+// WriteFindings writes r's findings to w, one line each with how running
+// the benchmark decided it, or as an indented JSON array when asJSON is set.
+func (r *Report) WriteFindings(w io.Writer, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if r.Findings == nil {
+			return enc.Encode([]Finding{})
+		}
+		return enc.Encode(r.Findings)
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(w, "%s: [%s] %s\n", f.Pos, f.Analyzer, f.Message)
+		if f.Check != "" {
+			fmt.Fprintf(w, "\t%s by running it: %s\n", f.Check, f.Reason)
+		}
+	}
+	return nil
 }

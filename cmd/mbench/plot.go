@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
@@ -89,7 +88,18 @@ inlined in HTML; the PNG has twice the SVG's pixels each way.
 				}
 				var fig *plot.Figure
 				if *kind == "comparison" {
-					fig, err = comparisonFigure(e, runs, opts)
+					if len(runs) == 1 {
+						old, new, err := compare.Split(runs[0])
+						if err != nil {
+							return usagef("%v", err)
+						}
+						runs = []*bench.Run{old, new}
+					}
+					var warnings []string
+					fig, warnings, err = reports.ComparisonFigure(runs[0], runs[1], opts)
+					for _, w := range warnings {
+						e.warnf("%s", w)
+					}
 				} else {
 					_, unit := benchunit.Tidy(1, opts.Metric)
 					var names []string
@@ -108,29 +118,4 @@ inlined in HTML; the PNG has twice the SVG's pixels each way.
 			}
 		},
 	})
-}
-
-// comparisonFigure compares two runs, or the two versions of one, as
-// mbench compare does, and draws the rows as a forest plot.
-func comparisonFigure(e *env, runs []*bench.Run, opts compare.Options) (*plot.Figure, error) {
-	if len(runs) == 1 {
-		old, new, err := compare.Split(runs[0])
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		runs = []*bench.Run{old, new}
-	}
-	res, err := compare.Compare(runs[0], runs[1], opts)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range res.Warnings {
-		e.warnf("%s", w)
-	}
-	rows := make([]plot.ForestRow, len(res.Rows))
-	for i, r := range res.Rows {
-		rows[i] = plot.ForestRow{Name: strings.TrimPrefix(r.Key.FullName(), "Benchmark"), Verdict: r.Verdict.Word(res.Metric),
-			Change: plot.Interval{Center: r.Ratio.Center - 1, Lo: r.Ratio.Lo - 1, Hi: r.Ratio.Hi - 1}}
-	}
-	return plot.Forest(fmt.Sprintf("%s: %s vs %s", res.Metric, res.OldLabel, res.NewLabel), rows, res.Threshold), nil
 }

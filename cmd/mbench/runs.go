@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"text/tabwriter"
-	"time"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/store"
@@ -41,24 +39,7 @@ label (the newest run with that label) or "latest" in 'mbench compare' and
 				if err != nil {
 					return err
 				}
-				tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintf(tw, "id\tlabel\tcommit\tstart\tduration\tstatus\tbenchmarks\tmeasurements\n")
-				for _, r := range runs {
-					dur := "-"
-					if !r.End.IsZero() {
-						dur = r.End.Sub(r.Start).Round(time.Second).String()
-					}
-					commit := r.Commit
-					if len(commit) > 12 {
-						commit = commit[:12]
-					}
-					if r.Dirty {
-						commit += "-dirty"
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", r.ID, r.Label, commit,
-						r.Start.Local().Format("2006-01-02 15:04:05"), dur, r.Status, r.Benchmarks, r.Measurements)
-				}
-				return tw.Flush()
+				return store.WriteRuns(e.stdout, runs)
 			}
 		},
 	})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strings"
@@ -131,23 +130,8 @@ packages left out and patterns that match no package.
 // printVet prints the findings of r on stdout and what -confirmed and
 // -fix did on stderr.
 func printVet(e *env, r *vet.Report, jsonOut, fix bool) error {
-	if jsonOut {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		findings := r.Findings
-		if findings == nil {
-			findings = []vet.Finding{}
-		}
-		if err := enc.Encode(findings); err != nil {
-			return err
-		}
-	} else {
-		for _, f := range r.Findings {
-			fmt.Fprintf(e.stdout, "%s: [%s] %s\n", f.Pos, f.Analyzer, f.Message)
-			if f.Check != "" {
-				fmt.Fprintf(e.stdout, "\t%s by running it: %s\n", f.Check, f.Reason)
-			}
-		}
+	if err := r.WriteFindings(e.stdout, jsonOut); err != nil {
+		return err
 	}
 	if r.Unconfirmed > 0 {
 		fmt.Fprintf(e.stderr, "mbench vet: -confirmed left out %d findings that running did not confirm\n", r.Unconfirmed)
