@@ -230,6 +230,26 @@ func (r *Result) Regressions() []Row {
 	return out
 }
 
+// Regressed names the benchmarks that got worse in any of results, once each,
+// with the metrics they got worse in: "pkg.Name-8 (sec/op, B/op)".
+func Regressed(results ...*Result) []string {
+	var keys []bench.Key
+	metrics := make(map[bench.Key][]string)
+	for _, res := range results {
+		for _, row := range res.Regressions() {
+			if metrics[row.Key] == nil {
+				keys = append(keys, row.Key)
+			}
+			metrics[row.Key] = append(metrics[row.Key], res.Metric)
+		}
+	}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = fmt.Sprintf("%s (%s)", k, strings.Join(metrics[k], ", "))
+	}
+	return names
+}
+
 // MinSamples returns the fewest samples a side needs for a two-sided
 // interval at confidence 1-alpha: with n samples, a percentile interval
 // cannot be narrower than the range of the data with probability about

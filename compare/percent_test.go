@@ -1,6 +1,10 @@
 package compare
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mbench/mbench/bench"
+)
 
 func TestPercent(t *testing.T) {
 	for _, c := range []struct {
@@ -17,5 +21,21 @@ func TestPercent(t *testing.T) {
 		if got, want, level := Percent(c.level), c.want, c.level; got != want {
 			t.Errorf("Percent(%v) = %q, want %q", level, got, want)
 		}
+	}
+}
+
+// TestRegressed: a benchmark worse in several metrics is named once, with
+// them.
+func TestRegressed(t *testing.T) {
+	k := bench.Key{Package: "p", Name: "BenchmarkA", Procs: 2}
+	j := bench.Key{Package: "p", Name: "BenchmarkB", Procs: 2}
+	time := &Result{Metric: "sec/op", Rows: []Row{{Key: k, Verdict: Worse}, {Key: j, Verdict: Better}}}
+	allocs := &Result{Metric: "allocs/op", Rows: []Row{{Key: k, Verdict: Worse}}}
+	got := Regressed(time, allocs)
+	if len(got) != 1 || got[0] != k.String()+" (sec/op, allocs/op)" {
+		t.Errorf("Regressed = %q", got)
+	}
+	if got := Regressed(&Result{Metric: "B/op"}); len(got) != 0 {
+		t.Errorf("Regressed of no rows = %q", got)
 	}
 }

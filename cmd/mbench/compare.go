@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -116,27 +115,12 @@ func alphaSet(fs *flag.FlagSet) bool {
 }
 
 // regressionErrorOf is the error of -fail for the benchmarks that got
-// worse in any of results, each named once with the metrics it got worse
-// in; it is nil when none did.
+// worse in any of results; it is nil when none did.
 func regressionErrorOf(results ...*compare.Result) error {
-	var keys []bench.Key
-	metrics := make(map[bench.Key][]string)
-	for _, res := range results {
-		for _, row := range res.Regressions() {
-			if metrics[row.Key] == nil {
-				keys = append(keys, row.Key)
-			}
-			metrics[row.Key] = append(metrics[row.Key], res.Metric)
-		}
+	if names := compare.Regressed(results...); len(names) > 0 {
+		return &regressionError{n: len(names), names: strings.Join(names, ", ")}
 	}
-	if len(keys) == 0 {
-		return nil
-	}
-	var names []string
-	for _, k := range keys {
-		names = append(names, fmt.Sprintf("%s (%s)", k, strings.Join(metrics[k], ", ")))
-	}
-	return &regressionError{n: len(keys), names: strings.Join(names, ", ")}
+	return nil
 }
 
 // checkCompareFlags checks the flags every command binds into

@@ -97,9 +97,7 @@ inlined in HTML; the PNG has twice the SVG's pixels each way.
 					}
 					var warnings []string
 					fig, warnings, err = reports.ComparisonFigure(runs[0], runs[1], opts)
-					for _, w := range warnings {
-						e.warnf("%s", w)
-					}
+					warnAll(e, warnings)
 				} else {
 					_, unit := benchunit.Tidy(1, opts.Metric)
 					var names []string
