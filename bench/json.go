@@ -286,3 +286,17 @@ func (jm *jsonMeasurement) measurement() (Measurement, error) {
 	}
 	return m, nil
 }
+
+// A Number is a float64 that encodes NaN and infinities as JSON null. JSON
+// has no spelling for them, yet analyses produce them: a ratio from 0 to 1
+// allocation is +Inf, a row without an interval has NaN bounds.
+type Number float64
+
+// MarshalJSON encodes v as a JSON number, or null when it is not finite.
+func (v Number) MarshalJSON() ([]byte, error) {
+	f := float64(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
+}

@@ -213,7 +213,7 @@ func (r *Result) writeNotes(w io.Writer, prefix string) {
 	}
 }
 
-// count returns the number of rows with verdict v.
+// count returns the bench.Number of rows with verdict v.
 func (r *Result) count(v Verdict) int {
 	n := 0
 	for _, row := range r.Rows {
@@ -255,18 +255,18 @@ func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // jsonResult is the stable JSON form of a Result (docs/formats.md).
 type jsonResult struct {
-	Old       string    `json:"old"`
-	New       string    `json:"new"`
-	Metric    string    `json:"metric"`
-	Better    int       `json:"better"`
-	Stat      string    `json:"stat"`
-	Level     number    `json:"level"`
-	Threshold number    `json:"threshold"`
-	Rows      []jsonRow `json:"rows"`
-	OnlyOld   []jsonKey `json:"only_old"`
-	OnlyNew   []jsonKey `json:"only_new"`
-	Geomean   *jsonGeo  `json:"geomean,omitempty"`
-	Warnings  []string  `json:"warnings"`
+	Old       string       `json:"old"`
+	New       string       `json:"new"`
+	Metric    string       `json:"metric"`
+	Better    int          `json:"better"`
+	Stat      string       `json:"stat"`
+	Level     bench.Number `json:"level"`
+	Threshold bench.Number `json:"threshold"`
+	Rows      []jsonRow    `json:"rows"`
+	OnlyOld   []jsonKey    `json:"only_old"`
+	OnlyNew   []jsonKey    `json:"only_new"`
+	Geomean   *jsonGeo     `json:"geomean,omitempty"`
+	Warnings  []string     `json:"warnings"`
 }
 
 type jsonKey struct {
@@ -276,42 +276,29 @@ type jsonKey struct {
 }
 
 type jsonSide struct {
-	Center number `json:"center"`
-	N      int    `json:"n"`
-	Forks  int    `json:"forks"`
+	Center bench.Number `json:"center"`
+	N      int          `json:"n"`
+	Forks  int          `json:"forks"`
 }
 
 type jsonRow struct {
 	jsonKey
-	Old        jsonSide `json:"old"`
-	New        jsonSide `json:"new"`
-	Ratio      number   `json:"ratio"`
-	Lo         number   `json:"lo"`
-	Hi         number   `json:"hi"`
-	Method     string   `json:"method"`
-	Verdict    string   `json:"verdict"`
-	Resolution number   `json:"resolution"`
-	Note       string   `json:"note,omitempty"`
+	Old        jsonSide     `json:"old"`
+	New        jsonSide     `json:"new"`
+	Ratio      bench.Number `json:"ratio"`
+	Lo         bench.Number `json:"lo"`
+	Hi         bench.Number `json:"hi"`
+	Method     string       `json:"method"`
+	Verdict    string       `json:"verdict"`
+	Resolution bench.Number `json:"resolution"`
+	Note       string       `json:"note,omitempty"`
 }
 
 type jsonGeo struct {
-	Old   number `json:"old"`
-	New   number `json:"new"`
-	Ratio number `json:"ratio"`
-	N     int    `json:"n"`
-}
-
-// A number is a float64 that encodes NaN and infinities as null. JSON has
-// no spelling for them, yet comparisons produce them: a ratio from 0 to 1
-// allocation is +Inf, a row without an interval has NaN bounds.
-type number float64
-
-func (v number) MarshalJSON() ([]byte, error) {
-	f := float64(v)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
+	Old   bench.Number `json:"old"`
+	New   bench.Number `json:"new"`
+	Ratio bench.Number `json:"ratio"`
+	N     int          `json:"n"`
 }
 
 func keysJSON(keys []bench.Key) []jsonKey {
@@ -325,7 +312,7 @@ func keysJSON(keys []bench.Key) []jsonKey {
 func (r *Result) writeJSON(w io.Writer) error {
 	jr := jsonResult{
 		Old: r.OldLabel, New: r.NewLabel, Metric: r.Metric, Better: r.Better, Stat: r.Stat.String(),
-		Level: number(r.Level), Threshold: number(r.Threshold),
+		Level: bench.Number(r.Level), Threshold: bench.Number(r.Threshold),
 		OnlyOld: keysJSON(r.OnlyOld), OnlyNew: keysJSON(r.OnlyNew), Warnings: r.Warnings,
 		Rows: make([]jsonRow, 0, len(r.Rows)),
 	}
@@ -335,22 +322,22 @@ func (r *Result) writeJSON(w io.Writer) error {
 	for _, row := range r.Rows {
 		jr.Rows = append(jr.Rows, jsonRow{
 			jsonKey: jsonKey{row.Key.Package, row.Key.Name, row.Key.Procs},
-			Old:     jsonSide{number(row.Old.Center), row.Old.N, row.Old.Forks},
-			New:     jsonSide{number(row.New.Center), row.New.N, row.New.Forks},
-			Ratio:   number(row.Ratio.Center), Lo: number(row.Ratio.Lo), Hi: number(row.Ratio.Hi),
-			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Resolution: number(row.Resolution),
+			Old:     jsonSide{bench.Number(row.Old.Center), row.Old.N, row.Old.Forks},
+			New:     jsonSide{bench.Number(row.New.Center), row.New.N, row.New.Forks},
+			Ratio:   bench.Number(row.Ratio.Center), Lo: bench.Number(row.Ratio.Lo), Hi: bench.Number(row.Ratio.Hi),
+			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Resolution: bench.Number(row.Resolution),
 			Note: row.Note,
 		})
 	}
 	if r.Geomean.N > 1 {
-		jr.Geomean = &jsonGeo{number(r.Geomean.Old), number(r.Geomean.New), number(r.Geomean.Ratio), r.Geomean.N}
+		jr.Geomean = &jsonGeo{bench.Number(r.Geomean.Old), bench.Number(r.Geomean.New), bench.Number(r.Geomean.Ratio), r.Geomean.N}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(jr)
 }
 
-// csvHeader is the first line of the CSV format. A number that is not
+// csvHeader is the first line of the CSV format. A bench.Number that is not
 // finite is an empty field, and the row's note says why (the old centre is
 // 0, so the change is not a ratio; there is no interval).
 var csvHeader = []string{"pkg", "name", "procs", "metric", "old", "old_n", "old_forks", "new", "new_n", "new_forks",

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/mbench/mbench/bench"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -79,17 +80,6 @@ func pct(r float64) string {
 	return fmt.Sprintf("%+.1f%%", (r-1)*100)
 }
 
-// number is a float64 that encodes NaN and infinities as null.
-type number float64
-
-func (v number) MarshalJSON() ([]byte, error) {
-	f := float64(v)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
-
 type jsonSeries struct {
 	Pkg     string       `json:"pkg"`
 	Name    string       `json:"name"`
@@ -99,22 +89,22 @@ type jsonSeries struct {
 }
 
 type jsonPoint struct {
-	Run    string `json:"run"`
-	Label  string `json:"label"`
-	Time   string `json:"time,omitempty"`
-	Center number `json:"center"`
-	Lo     number `json:"lo"`
-	Hi     number `json:"hi"`
+	Run    string       `json:"run"`
+	Label  string       `json:"label"`
+	Time   string       `json:"time,omitempty"`
+	Center bench.Number `json:"center"`
+	Lo     bench.Number `json:"lo"`
+	Hi     bench.Number `json:"hi"`
 }
 
 type jsonChange struct {
-	Run   string `json:"run"`
-	Label string `json:"label"`
-	Index int    `json:"index"`
-	Ratio number `json:"ratio"`
-	Lo    number `json:"lo"`
-	Hi    number `json:"hi"`
-	P     number `json:"p"`
+	Run   string       `json:"run"`
+	Label string       `json:"label"`
+	Index int          `json:"index"`
+	Ratio bench.Number `json:"ratio"`
+	Lo    bench.Number `json:"lo"`
+	Hi    bench.Number `json:"hi"`
+	P     bench.Number `json:"p"`
 }
 
 func writeJSON(w io.Writer, series []*Series) error {
@@ -122,7 +112,7 @@ func writeJSON(w io.Writer, series []*Series) error {
 	for _, s := range series {
 		js := jsonSeries{Pkg: s.Pkg, Name: s.Name, Unit: s.Unit, Points: []jsonPoint{}, Changes: []jsonChange{}}
 		for _, p := range s.Points {
-			jp := jsonPoint{Run: p.Run, Label: p.Label, Center: number(p.Center), Lo: number(p.Lo), Hi: number(p.Hi)}
+			jp := jsonPoint{Run: p.Run, Label: p.Label, Center: bench.Number(p.Center), Lo: bench.Number(p.Lo), Hi: bench.Number(p.Hi)}
 			if !p.Time.IsZero() {
 				jp.Time = p.Time.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
 			}
@@ -130,7 +120,7 @@ func writeJSON(w io.Writer, series []*Series) error {
 		}
 		for _, c := range s.Changes {
 			js.Changes = append(js.Changes, jsonChange{Run: c.Run, Label: c.Label, Index: c.Index,
-				Ratio: number(c.Ratio), Lo: number(c.Lo), Hi: number(c.Hi), P: number(c.P)})
+				Ratio: bench.Number(c.Ratio), Lo: bench.Number(c.Lo), Hi: bench.Number(c.Hi), P: bench.Number(c.P)})
 		}
 		out = append(out, js)
 	}

@@ -1,50 +1,39 @@
 package optimize
 
 import (
-	"encoding/json"
-	"math"
 	"strings"
+
+	"github.com/mbench/mbench/bench"
 )
 
 // The JSON forms of reports, which docs/formats.md specifies.
 
-// A number is a float64 that is null in JSON when it is NaN or infinite,
-// which JSON cannot spell: a metric not computed, a rate of nothing.
-type number float64
-
-func (n number) MarshalJSON() ([]byte, error) {
-	if f := float64(n); !math.IsNaN(f) && !math.IsInf(f, 0) {
-		return json.Marshal(f)
-	}
-	return []byte("null"), nil
-}
-
 func levelsOf(l Levels) levelsJSON { return levelsJSON{l.SuiteRuns, l.Forks, l.Iterations} }
 
 type choiceJSON struct {
-	Levels levelsJSON `json:"levels"`
-	Metric number     `json:"metric"`
-	Stable bool       `json:"stable"`
-	Result number     `json:"result"`
-	Change number     `json:"change"`
+	Levels levelsJSON   `json:"levels"`
+	Metric bench.Number `json:"metric"`
+	Stable bool         `json:"stable"`
+	Result bench.Number `json:"result"`
+	Change bench.Number `json:"change"`
 }
 
 func (c Choice) json() choiceJSON {
-	return choiceJSON{levelsOf(c.Levels), number(c.Metric), c.Stable, number(c.Result), number(c.Change)}
+	return choiceJSON{levelsOf(c.Levels), bench.Number(c.Metric), c.Stable, bench.Number(c.Result), bench.Number(c.Change)}
 }
 
 type summaryJSON struct {
-	Iterations int     `json:"iterations"`
-	Seconds    float64 `json:"seconds"`
-	Saving     number  `json:"saving"`
-	Stable     int     `json:"stable"`
-	Within1    number  `json:"within1"`
-	Within3    number  `json:"within3"`
-	Within5    number  `json:"within5"`
+	Iterations int          `json:"iterations"`
+	Seconds    float64      `json:"seconds"`
+	Saving     bench.Number `json:"saving"`
+	Stable     int          `json:"stable"`
+	Within1    bench.Number `json:"within1"`
+	Within3    bench.Number `json:"within3"`
+	Within5    bench.Number `json:"within5"`
 }
 
 func (s Summary) json() summaryJSON {
-	return summaryJSON{s.Iterations, s.Time.Seconds(), number(s.Saving), s.Stable, number(s.Within1), number(s.Within3), number(s.Within5)}
+	return summaryJSON{s.Iterations, s.Time.Seconds(), bench.Number(s.Saving), s.Stable, bench.Number(s.Within1), bench.Number(s.Within3), bench.Number(s.Within5)}
 }
 
 // json is the documented JSON form of a report.
@@ -81,22 +70,22 @@ func (r *Report) json() any {
 }
 
 type countsJSON struct {
-	TP       int    `json:"tp"`
-	FP       int    `json:"fp"`
-	FN       int    `json:"fn"`
-	TN       int    `json:"tn"`
-	Reversed int    `json:"reversed"`
-	FPR      number `json:"fpr"`
-	FNR      number `json:"fnr"`
+	TP       int          `json:"tp"`
+	FP       int          `json:"fp"`
+	FN       int          `json:"fn"`
+	TN       int          `json:"tn"`
+	Reversed int          `json:"reversed"`
+	FPR      bench.Number `json:"fpr"`
+	FNR      bench.Number `json:"fnr"`
 }
 
 func (c Counts) json() countsJSON {
-	return countsJSON{c.TP, c.FP, c.FN, c.TN, c.Reversed, number(c.FPR()), number(c.FNR())}
+	return countsJSON{c.TP, c.FP, c.FN, c.TN, c.Reversed, bench.Number(c.FPR()), bench.Number(c.FNR())}
 }
 
 type detectionJSON struct {
-	Change    number `json:"change"`
-	Direction string `json:"direction"`
+	Change    bench.Number `json:"change"`
+	Direction string       `json:"direction"`
 }
 
 // json is the documented JSON form of a replay.
@@ -126,8 +115,8 @@ func (r *ReplayReport) json() any {
 		jp := pair{Old: p.Old, New: p.New, Counts: p.Counts.json()}
 		for _, c := range p.Comparisons {
 			jp.Comparisons = append(jp.Comparisons, comparison{c.Key.Package, c.Key.Name, c.Key.Procs, levelsOf(c.Levels),
-				detectionJSON{number(c.Full.Change), c.Full.Direction.String()},
-				detectionJSON{number(c.Plan.Change), c.Plan.Direction.String()},
+				detectionJSON{bench.Number(c.Full.Change), c.Full.Direction.String()},
+				detectionJSON{bench.Number(c.Plan.Change), c.Plan.Direction.String()},
 				strings.ReplaceAll(c.Outcome().word(), " ", "-")})
 		}
 		out.Pairs = append(out.Pairs, jp)
