@@ -191,15 +191,13 @@ type Run struct {
 	ID    string
 	Label string
 
-	Commit    string
-	Dirty     bool
-	Toolchain string // e.g. "go1.26.8"
-	GOOS      string
-	GOARCH    string
-	Host      string
-	CPU       string
-	Start     time.Time
-	End       time.Time
+	Commit string
+	Dirty  bool
+	// Platform is where the run measured. Its fields are promoted:
+	// r.Toolchain, r.GOOS, r.CPU, ...
+	Platform
+	Start time.Time
+	End   time.Time
 	// Settings records how the run was configured (criterion, iteration
 	// time, ...), as flag-like key/value pairs.
 	Settings map[string]string

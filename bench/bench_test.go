@@ -130,8 +130,13 @@ func sampleRun() *Run {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.UTC)
 	cfg := []Config{{"goos", "linux"}, {"goarch", "amd64"}}
 	run := &Run{
-		ID: "r1", Label: "main", Commit: "abc123", Dirty: true, Toolchain: "go1.26.8",
-		GOOS: "linux", GOARCH: "amd64", Host: "ci-7", CPU: "Xeon", Start: t0, End: t0.Add(time.Minute),
+		ID: "r1", Label: "main", Commit: "abc123", Dirty: true,
+		Platform: Platform{
+			Toolchain: "go1.26.8", GOOS: "linux", GOARCH: "amd64", Kernel: "6.8.0-45-generic",
+			CPU: "Xeon", CPUs: 8, GOMAXPROCS: 8, Governor: "performance", Turbo: "off",
+			Host: "ci-7", Instance: "ci-large", Load: new(0.25), Busy: new(0.0),
+		},
+		Start: t0, End: t0.Add(time.Minute),
 		Settings: map[string]string{"criterion": "cv", "iter": "100ms"},
 		Units:    []UnitMeta{{"widgets/op", "better", "higher"}},
 	}
@@ -259,7 +264,9 @@ func TestBenchstatReads(t *testing.T) {
 	}
 	f.Close()
 	run := sampleRun()
-	run.Label, run.Commit = "new", "def456"
+	// A second run on the same machine: its load differs, as it always
+	// does, and must not split benchstat's tables.
+	run.Label, run.Commit, run.Load, run.Busy = "new", "def456", new(1.75), new(0.5)
 	newPath := filepath.Join(dir, "new.txt")
 	f, _ = os.Create(newPath)
 	if err := WriteBenchfmt(f, run, BenchfmtOptions{}); err != nil {
@@ -278,8 +285,38 @@ func TestBenchstatReads(t *testing.T) {
 	if n := strings.Count(out, "Decode/size=1k-2"); n != 2 {
 		t.Errorf("benchstat printed the benchmark %d times, want 2 (sec/op and widgets/op):\n%s", n, out)
 	}
-	if !strings.Contains(out, "1.502µ") {
-		t.Errorf("benchstat output lacks the expected centre 1.502µ:\n%s", out)
+	if !strings.Contains(out, "1.502µ") || !strings.Contains(out, "vs base") {
+		t.Errorf("benchstat output lacks the expected centre 1.502µ or a comparison:\n%s", out)
+	}
+
+	// A run on another platform: benchstat keeps the platforms apart, one
+	// table each, as it does for two cpu: lines, and -ignore compares them
+	// anyway.
+	other := sampleRun()
+	other.Toolchain = "go1.25.3"
+	otherPath := filepath.Join(dir, "other.txt")
+	f, _ = os.Create(otherPath)
+	if err := WriteBenchfmt(f, other, BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, tc := range []struct {
+		args    []string
+		compare bool
+	}{{[]string{old, otherPath}, false}, {[]string{"-ignore", "toolchain", old, otherPath}, true}} {
+		cmd := exec.Command(exe, tc.args...)
+		stdout.Reset()
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+			t.Fatalf("benchstat %q: %v\n%s", tc.args, err, &stderr)
+		}
+		out := stdout.String()
+		if got := strings.Contains(out, "vs base"); got != tc.compare {
+			t.Errorf("benchstat %q compares the platforms: %v, want %v:\n%s", tc.args, got, tc.compare, out)
+		}
+		if got := strings.Contains(out, "toolchain: go1.25.3"); got == tc.compare {
+			t.Errorf("benchstat %q names the other toolchain in a table header: %v, want %v:\n%s", tc.args, got, !tc.compare, out)
+		}
 	}
 
 	// A run of two versions in one file: -col version compares them.

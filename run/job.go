@@ -228,8 +228,7 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 	}
 	pf := &p.Platform
 	p.Meta = &bench.Run{
-		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Toolchain: pf.Go,
-		GOOS: pf.OS, GOARCH: pf.Arch, Host: pf.Host, CPU: pf.CPU,
+		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Platform: pf.Bench(j.Instance),
 		Start: time.Now(), Settings: j.settings(),
 	}
 	if p.ID, err = j.Store.CreateRun(p.Meta); err != nil {

@@ -25,7 +25,7 @@ var schemaSQL string
 
 // schemaVersion is the version of schema.sql. Raise it together with a new
 // entry in migrations whenever schema.sql changes.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // A migration upgrades a store from version from to from+1, inside the
 // transaction that then records the new version.
@@ -41,6 +41,7 @@ type migration struct {
 var migrations = []migration{
 	{from: 1, apply: addVersion},
 	{from: 2, apply: addRunOwners},
+	{from: 3, apply: addPlatform},
 }
 
 // addVersion upgrades a store from version 1 to 2: measurements get the
@@ -61,6 +62,30 @@ func addVersion(tx *sql.Tx) error {
 func addRunOwners(tx *sql.Tx) error {
 	_, err := tx.Exec(createRunOwners)
 	return err
+}
+
+// addPlatform upgrades a store from version 3 to 4: runs get the rest of
+// their platform (bench.Platform) beside the toolchain, OS, architecture,
+// host and CPU model they had. Runs of a version-3 store read the defaults,
+// which bench.Platform takes for unknown. The columns are those of runs
+// in schema.sql, in its order; TestMigrateFromVersion3 checks that both
+// give the same table.
+func addPlatform(tx *sql.Tx) error {
+	for _, col := range []string{
+		"kernel TEXT NOT NULL DEFAULT ''",
+		"cpus INTEGER NOT NULL DEFAULT 0",
+		"gomaxprocs INTEGER NOT NULL DEFAULT 0",
+		"governor TEXT NOT NULL DEFAULT ''",
+		"turbo TEXT NOT NULL DEFAULT ''",
+		"instance TEXT NOT NULL DEFAULT ''",
+		"load_avg DOUBLE PRECISION",
+		"busy DOUBLE PRECISION",
+	} {
+		if _, err := tx.Exec("ALTER TABLE runs ADD COLUMN " + col); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // createRunOwners is the statement in schema.sql that creates run_owners;
@@ -398,8 +423,9 @@ func (st *statements) list() []struct {
 		{&st.runNum, "SELECT num FROM runs WHERE id = ?"},
 		{&st.nextRun, "SELECT COALESCE(MAX(num), 0) + 1 FROM runs"},
 		{&st.insRun, `INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain,
-			goos, goarch, host, cpu, start_ns, end_ns, status)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			goos, goarch, host, cpu, start_ns, end_ns, status,
+			kernel, cpus, gomaxprocs, governor, turbo, instance, load_avg, busy)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insOwner, `INSERT INTO run_owners (run, host, pid, process) VALUES (?, ?, ?, ?)
 			ON CONFLICT (run) DO UPDATE SET host = excluded.host, pid = excluded.pid, process = excluded.process`},
 		{&st.setSetting, `INSERT INTO run_settings (run, name, value) VALUES (?, ?, ?)

@@ -77,8 +77,10 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 		if err := tx.Stmt(s.stmts.nextRun).QueryRow().Scan(&num); err != nil {
 			return err
 		}
-		_, err := tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), r.Toolchain,
-			r.GOOS, r.GOARCH, r.Host, r.CPU, start, end, StatusRunning)
+		p := &r.Platform
+		_, err := tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), p.Toolchain,
+			p.GOOS, p.GOARCH, p.Host, p.CPU, start, end, StatusRunning,
+			p.Kernel, p.CPUs, p.GOMAXPROCS, p.Governor, p.Turbo, p.Instance, nullFloat(p.Load), nullFloat(p.Busy))
 		if err != nil {
 			return err
 		}
@@ -478,6 +480,23 @@ func fromFloatCols(v sql.NullFloat64, bits sql.NullInt64) float64 {
 		return math.Float64frombits(uint64(bits.Int64))
 	}
 	return v.Float64
+}
+
+// nullFloat is f as a nullable column, NULL for nil (unknown). The values
+// it stores, load averages and fractions, are finite.
+func nullFloat(f *float64) sql.NullFloat64 {
+	if f == nil {
+		return sql.NullFloat64{}
+	}
+	return sql.NullFloat64{Float64: *f, Valid: true}
+}
+
+// fromNullFloat inverts nullFloat.
+func fromNullFloat(f sql.NullFloat64) *float64 {
+	if !f.Valid {
+		return nil
+	}
+	return &f.Float64
 }
 
 func boolInt(b bool) int {

@@ -1,0 +1,57 @@
+package run
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestTurbo fakes the kernel's CPU frequency files of intel_pstate and of
+// the generic cpufreq boost switch, whose 1s mean opposite things.
+func TestTurbo(t *testing.T) {
+	for _, tc := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{nil, ""},
+		{map[string]string{"intel_pstate/no_turbo": "0\n"}, "on"},
+		{map[string]string{"intel_pstate/no_turbo": "1\n"}, "off"},
+		{map[string]string{"cpufreq/boost": "1\n"}, "on"},
+		{map[string]string{"cpufreq/boost": "0\n"}, "off"},
+		{map[string]string{"cpufreq/boost": "maybe\n"}, ""},
+		// intel_pstate decides when both are there.
+		{map[string]string{"intel_pstate/no_turbo": "1\n", "cpufreq/boost": "1\n"}, "off"},
+	} {
+		dir := t.TempDir()
+		for name, content := range tc.files {
+			path := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(content), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := turbo(dir); got != tc.want {
+			t.Errorf("turbo with %v = %q, want %q", tc.files, got, tc.want)
+		}
+	}
+}
+
+func TestPlatformBench(t *testing.T) {
+	p := Platform{OS: "linux", Arch: "amd64", Kernel: "6.8.0", CPU: "Xeon", Cores: 8, GOMAXPROCS: 4,
+		Go: "go1.26.8", Governor: "performance", Turbo: "off", Load: 0.5, Busy: -1, Host: "h1"}
+	b := p.Bench("")
+	if b.Instance != "h1" || b.Host != "h1" {
+		t.Errorf("instance %q, host %q without -instance, want both h1", b.Instance, b.Host)
+	}
+	if b.Load == nil || *b.Load != 0.5 || b.Busy != nil {
+		t.Errorf("load %v, busy %v, want 0.5 and unknown (nil)", b.Load, b.Busy)
+	}
+	if b.Toolchain != "go1.26.8" || b.CPUs != 8 || b.GOMAXPROCS != 4 || b.Turbo != "off" || b.Kernel != "6.8.0" {
+		t.Errorf("Bench() = %+v", b)
+	}
+	if b := p.Bench("ci-large"); b.Instance != "ci-large" || b.Host != "h1" {
+		t.Errorf("instance %q, host %q with -instance ci-large", b.Instance, b.Host)
+	}
+}
