@@ -252,7 +252,11 @@ func (r *Run) UnitsUsed() []string {
 	return units
 }
 
-// Keys returns the distinct keys of the run's measurements, sorted.
+// Keys returns the distinct keys of the run's measurements in order of
+// first appearance: the order `go test` ran and printed them in, which is
+// the order of the source and of sub-benchmarks' parameters (size=15, 40,
+// 512, 1kB), and the order benchstat lists them in. Tables list benchmarks
+// this way, never sorted by name, which would put 1kB before 40.
 func (r *Run) Keys() []Key {
 	seen := make(map[Key]bool)
 	var keys []Key
@@ -263,7 +267,6 @@ func (r *Run) Keys() []Key {
 			keys = append(keys, k)
 		}
 	}
-	slices.SortFunc(keys, Key.Compare)
 	return keys
 }
 

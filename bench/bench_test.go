@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -424,5 +425,22 @@ func TestBenchfmtConfigChanges(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("measurement %d: configuration %v, want %v", i, m.Config, configs[i])
 		}
+	}
+}
+
+// TestKeysInOrder checks that Keys lists benchmarks as they first appear,
+// not sorted by name (which would put size=1kB before size=40).
+func TestKeysInOrder(t *testing.T) {
+	text := "BenchmarkX/size=40-2 1 1 ns/op\nBenchmarkX/size=1kB-2 1 1 ns/op\nBenchmarkA-2 1 1 ns/op\nBenchmarkX/size=40-2 1 1 ns/op\n"
+	run, _, err := Read(strings.NewReader(text), "order.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range run.Keys() {
+		got = append(got, k.Name)
+	}
+	if want := []string{"X/size=40", "X/size=1kB", "A"}; !slices.Equal(got, want) {
+		t.Errorf("Keys() = %q, want %q", got, want)
 	}
 }
