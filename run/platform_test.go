@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,5 +54,34 @@ func TestPlatformBench(t *testing.T) {
 	}
 	if b := p.Bench("ci-large"); b.Instance != "ci-large" || b.Host != "h1" {
 		t.Errorf("instance %q, host %q with -instance ci-large", b.Instance, b.Host)
+	}
+}
+
+// TestPrepareInstance runs a job with -instance: the stored run and every
+// measurement's coordinates name the machine so, and the run keeps the
+// host name beside it.
+func TestPrepareInstance(t *testing.T) {
+	st := &memStore{}
+	j := fixtureJob(t, st)
+	j.Bench = "Sum"
+	j.Levels = "1,1,2"
+	j.Instance = "ci-large"
+	ctx := context.Background()
+	p, err := Prepare(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := st.runs[0]
+	host, _ := os.Hostname()
+	if r.Instance != "ci-large" || r.Host != host || r.GOMAXPROCS < 1 || r.CPUs < 1 || r.Toolchain == "" {
+		t.Errorf("stored platform %+v, want instance ci-large on host %s", r.Platform, host)
+	}
+	for _, m := range r.Measurements {
+		if m.Coord.Instance != "ci-large" {
+			t.Fatalf("measurement of instance %q, want ci-large", m.Coord.Instance)
+		}
 	}
 }
