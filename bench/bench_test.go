@@ -142,6 +142,7 @@ func sampleRun() *Run {
 		Units:    []UnitMeta{{"widgets/op", "better", "higher"}},
 	}
 	k := Key{Package: "example.com/p", Name: "Decode/size=1k", Procs: 2}
+	run.Benchmarks = []Key{{Package: "example.com/p", Name: "Decode/size=1"}, k}
 	for fork := 1; fork <= 2; fork++ {
 		for it := range 3 {
 			phase := Measure
@@ -184,11 +185,7 @@ func TestBenchfmtRoundTrip(t *testing.T) {
 	for _, name := range []string{"gotest.txt", "mbench"} {
 		var run *Run
 		if name == "mbench" {
-			run = sampleRun()
-			// Timestamps are not part of the text format.
-			for i := range run.Measurements {
-				run.Measurements[i].Start, run.Measurements[i].End = time.Time{}, time.Time{}
-			}
+			run = withoutTimes(sampleRun())
 			var buf bytes.Buffer
 			if err := WriteBenchfmt(&buf, run, BenchfmtOptions{Warmup: true}); err != nil {
 				t.Fatal(err)
@@ -224,7 +221,10 @@ func TestBenchfmtRoundTrip(t *testing.T) {
 	}
 }
 
+// withoutTimes returns run without what the text format does not keep:
+// timestamps and the list of benchmarks.
 func withoutTimes(run *Run) *Run {
+	run.Benchmarks = nil
 	for i := range run.Measurements {
 		run.Measurements[i].Start, run.Measurements[i].End = time.Time{}, time.Time{}
 	}
@@ -442,5 +442,18 @@ func TestKeysInOrder(t *testing.T) {
 	}
 	if want := []string{"X/size=40", "X/size=1kB", "A"}; !slices.Equal(got, want) {
 		t.Errorf("Keys() = %q, want %q", got, want)
+	}
+
+	// A run that measured in a random order but knows the order of the
+	// source lists its keys in that order; keys it does not list follow
+	// in order of appearance, and listed keys without measurements are
+	// left out.
+	run.Benchmarks = []Key{{Name: "Gone", Procs: 2}, {Name: "A", Procs: 2}, {Name: "X/size=1kB", Procs: 2}}
+	got = nil
+	for _, k := range run.Keys() {
+		got = append(got, k.Name)
+	}
+	if want := []string{"A", "X/size=1kB", "X/size=40"}; !slices.Equal(got, want) {
+		t.Errorf("Keys() with Benchmarks = %q, want %q", got, want)
 	}
 }

@@ -296,8 +296,11 @@ type BenchfmtOptions struct {
 func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 	bw := bufio.NewWriter(w)
 	if h := newJSONRun(run); !h.empty() {
-		// Unit metadata goes in the format's own Unit lines.
-		h.Type, h.Units = "", nil
+		// Unit metadata goes in the format's own Unit lines. The list of
+		// benchmarks is left out: with thousands of benchmarks the line
+		// would outgrow what benchfmt.Reader reads, and the results
+		// themselves say which benchmarks there are.
+		h.Type, h.Units, h.Benchmarks = "", nil, nil
 		b, err := json.Marshal(h)
 		if err != nil {
 			return err

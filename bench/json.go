@@ -40,7 +40,15 @@ type jsonRun struct {
 	Start      time.Time         `json:"start,omitzero"`
 	End        time.Time         `json:"end,omitzero"`
 	Settings   map[string]string `json:"settings,omitzero"`
+	Benchmarks []jsonKey         `json:"benchmarks,omitzero"`
 	Units      []jsonUnit        `json:"units,omitzero"`
+}
+
+// jsonKey is a Key in the run record's list of benchmarks.
+type jsonKey struct {
+	Package string `json:"pkg,omitzero"`
+	Name    string `json:"name"`
+	Procs   int    `json:"procs,omitzero"`
 }
 
 type jsonUnit struct {
@@ -61,6 +69,9 @@ func newJSONRun(r *Run) jsonRun {
 	}
 	for _, u := range r.Units {
 		h.Units = append(h.Units, jsonUnit(u))
+	}
+	for _, k := range r.Benchmarks {
+		h.Benchmarks = append(h.Benchmarks, jsonKey(k))
 	}
 	return h
 }
@@ -87,6 +98,9 @@ func (h *jsonRun) toRun(r *Run) {
 	r.Settings = maps.Clone(h.Settings)
 	for _, u := range h.Units {
 		r.Units = append(r.Units, UnitMeta(u))
+	}
+	for _, k := range h.Benchmarks {
+		r.Benchmarks = append(r.Benchmarks, Key(k))
 	}
 }
 

@@ -271,9 +271,10 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	}
 
 	// Rows are in the order the benchmarks first appear in the inputs,
-	// old then new, as benchstat orders them: the order the benchmarks
-	// were written and run in, which puts sub-benchmarks of sizes 15, 40,
-	// 512, 1kB in that order, where sorting names would not.
+	// old then new, as benchstat orders them (or in the order of the
+	// source a stored run recorded, see bench.Run.Keys): the order the
+	// benchmarks were written and run in, which puts sub-benchmarks of
+	// sizes 15, 40, 512, 1kB in that order, where sorting names would not.
 	olds, news := old.Samples(unit), new.Samples(unit)
 	for _, k := range old.Keys() {
 		switch {

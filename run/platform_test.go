@@ -4,7 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/mbench/mbench/bench"
 )
 
 // TestTurbo fakes the kernel's CPU frequency files of intel_pstate and of
@@ -59,11 +62,12 @@ func TestPlatformBench(t *testing.T) {
 
 // TestPrepareInstance runs a job with -instance: the stored run and every
 // measurement's coordinates name the machine so, and the run keeps the
-// host name beside it.
+// host name beside it, and its benchmarks in the order discovery found
+// them, which its random order of measurement does not keep.
 func TestPrepareInstance(t *testing.T) {
 	st := &memStore{}
 	j := fixtureJob(t, st)
-	j.Bench = "Sum"
+	j.Bench = "Sum|Loop"
 	j.Levels = "1,1,2"
 	j.Instance = "ci-large"
 	ctx := context.Background()
@@ -83,5 +87,12 @@ func TestPrepareInstance(t *testing.T) {
 		if m.Coord.Instance != "ci-large" {
 			t.Fatalf("measurement of instance %q, want ci-large", m.Coord.Instance)
 		}
+	}
+	var want []bench.Key
+	for _, tg := range p.Targets {
+		want = append(want, tg.Key)
+	}
+	if len(want) != 2 || !slices.Equal(r.Benchmarks, want) || !slices.Equal(r.Keys(), want) {
+		t.Errorf("stored benchmarks %v, keys %v, want the targets' order %v", r.Benchmarks, r.Keys(), want)
 	}
 }

@@ -218,7 +218,8 @@ func TestMigrateFromVersion3(t *testing.T) {
 	full := bench.Platform{Toolchain: "go1.26.8", GOOS: "linux", GOARCH: "arm64", Kernel: "6.8.0",
 		CPU: "Neoverse-N1", CPUs: 4, GOMAXPROCS: 4, Governor: "performance", Turbo: "off",
 		Host: "ip-10-0-0-7", Instance: "ci-arm", Load: new(0.0), Busy: new(0.125)}
-	id, err := s.CreateRun(&bench.Run{Label: "new", Platform: full})
+	order := []bench.Key{{Package: "example.com/p", Name: "Encode", Procs: 2}, {Package: "example.com/p", Name: "Decode", Procs: 2}}
+	id, err := s.CreateRun(&bench.Run{Label: "new", Platform: full, Benchmarks: order})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +227,8 @@ func TestMigrateFromVersion3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(run.Platform, full) {
-		t.Errorf("platform stored in the upgraded store loads as %+v, want %+v", run.Platform, full)
+	if !reflect.DeepEqual(run.Platform, full) || !reflect.DeepEqual(run.Benchmarks, order) {
+		t.Errorf("platform and benchmarks stored in the upgraded store load as %+v, %v, want %+v, %v", run.Platform, run.Benchmarks, full, order)
 	}
 	checkAsNew(t, s.db)
 }

@@ -114,6 +114,11 @@ func (s *Store) load(tx *sql.Tx, id string) (*bench.Run, error) {
 	if err := loadUnits(tx, num, r); err != nil {
 		return nil, fmt.Errorf("run %s: units: %w", id, err)
 	}
+	if s.version >= 4 {
+		if err := loadBenchmarks(tx, num, r); err != nil {
+			return nil, fmt.Errorf("run %s: benchmarks: %w", id, err)
+		}
+	}
 	keys, err := loadKeys(tx, num)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: benchmark keys: %w", id, err)
@@ -159,6 +164,23 @@ func loadUnits(tx *sql.Tx, num int64, r *bench.Run) error {
 			return err
 		}
 		r.Units = append(r.Units, u)
+	}
+	return rows.Err()
+}
+
+func loadBenchmarks(tx *sql.Tx, num int64, r *bench.Run) error {
+	rows, err := tx.Query(`SELECT k.package, k.name, k.procs FROM run_benchmarks b
+		JOIN bench_keys k ON k.id = b.bench WHERE b.run = ? ORDER BY b.idx`, num)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k bench.Key
+		if err := rows.Scan(&k.Package, &k.Name, &k.Procs); err != nil {
+			return err
+		}
+		r.Benchmarks = append(r.Benchmarks, k)
 	}
 	return rows.Err()
 }

@@ -59,6 +59,15 @@ CREATE TABLE IF NOT EXISTS run_owners (
 	process TEXT    NOT NULL
 );
 
+-- run_benchmarks holds Run.Benchmarks in order: the benchmarks a run set
+-- out to measure, in the order of the source. Version 4 added it.
+CREATE TABLE IF NOT EXISTS run_benchmarks (
+	run   INTEGER NOT NULL REFERENCES runs (num),
+	idx   INTEGER NOT NULL,
+	bench INTEGER NOT NULL REFERENCES bench_keys (id),
+	PRIMARY KEY (run, idx)
+);
+
 -- run_settings holds Run.Settings.
 CREATE TABLE IF NOT EXISTS run_settings (
 	run   INTEGER NOT NULL REFERENCES runs (num),

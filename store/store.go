@@ -66,11 +66,15 @@ func addRunOwners(tx *sql.Tx) error {
 
 // addPlatform upgrades a store from version 3 to 4: runs get the rest of
 // their platform (bench.Platform) beside the toolchain, OS, architecture,
-// host and CPU model they had. Runs of a version-3 store read the defaults,
-// which bench.Platform takes for unknown. The columns are those of runs
-// in schema.sql, in its order; TestMigrateFromVersion3 checks that both
-// give the same table.
+// host and CPU model they had, and the order of their benchmarks (table
+// run_benchmarks, Run.Benchmarks). Runs of a version-3 store read the
+// defaults, which bench.Platform takes for unknown, and no order. The
+// columns are those of runs in schema.sql, in its order;
+// TestMigrateFromVersion3 checks that both give the same tables.
 func addPlatform(tx *sql.Tx) error {
+	if _, err := tx.Exec(createRunBenchmarks); err != nil {
+		return err
+	}
 	for _, col := range []string{
 		"kernel TEXT NOT NULL DEFAULT ''",
 		"cpus INTEGER NOT NULL DEFAULT 0",
@@ -87,6 +91,15 @@ func addPlatform(tx *sql.Tx) error {
 	}
 	return nil
 }
+
+// createRunBenchmarks is the statement in schema.sql that creates
+// run_benchmarks.
+const createRunBenchmarks = `CREATE TABLE IF NOT EXISTS run_benchmarks (
+	run   INTEGER NOT NULL REFERENCES runs (num),
+	idx   INTEGER NOT NULL,
+	bench INTEGER NOT NULL REFERENCES bench_keys (id),
+	PRIMARY KEY (run, idx)
+)`
 
 // createRunOwners is the statement in schema.sql that creates run_owners;
 // TestMigrateFromVersion1 checks that both create the same table.
@@ -400,6 +413,7 @@ type statements struct {
 	insOwner   *sql.Stmt
 	setSetting *sql.Stmt
 	insUnit    *sql.Stmt
+	insBench   *sql.Stmt
 	keyID      *sql.Stmt
 	nextKey    *sql.Stmt
 	insKey     *sql.Stmt
@@ -431,6 +445,7 @@ func (st *statements) list() []struct {
 		{&st.setSetting, `INSERT INTO run_settings (run, name, value) VALUES (?, ?, ?)
 			ON CONFLICT (run, name) DO UPDATE SET value = excluded.value`},
 		{&st.insUnit, "INSERT INTO run_units (run, idx, unit, name, value) VALUES (?, ?, ?, ?, ?)"},
+		{&st.insBench, "INSERT INTO run_benchmarks (run, idx, bench) VALUES (?, ?, ?)"},
 		{&st.keyID, "SELECT id FROM bench_keys WHERE package = ? AND name = ? AND procs = ?"},
 		{&st.nextKey, "SELECT COALESCE(MAX(id), 0) + 1 FROM bench_keys"},
 		{&st.insKey, "INSERT INTO bench_keys (id, package, name, procs) VALUES (?, ?, ?, ?)"},

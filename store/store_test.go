@@ -63,6 +63,8 @@ func fullRun() *bench.Run {
 		{Package: "example.com/m/codec", Name: "Encode", Procs: 0},
 		{Package: "", Name: "Ünïcode/name with spaces", Procs: 1},
 	}
+	// The order of the source, with a benchmark that measured nothing.
+	r.Benchmarks = []bench.Key{keys[2], {Package: "example.com/m/codec", Name: "Failed", Procs: 8}, keys[0], keys[1]}
 	special := []float64{math.NaN(), math.Copysign(0, -1), math.Inf(1), math.Inf(-1),
 		5e-324, math.MaxFloat64, 0.1, 1e20, -3}
 	i := 0

@@ -55,6 +55,7 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 	defer s.mu.Unlock()
 	var id string
 	var num int64
+	var a appender
 	err = s.withTx(func(tx *sql.Tx) error {
 		id = r.ID
 		if id == "" {
@@ -96,6 +97,17 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 				return err
 			}
 		}
+		a = appender{s: s, tx: tx}
+		insBench := tx.Stmt(s.stmts.insBench)
+		for i, k := range r.Benchmarks {
+			key, err := a.keyID(k)
+			if err != nil {
+				return err
+			}
+			if _, err := insBench.Exec(num, i, key); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -106,6 +118,7 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 	}
 	s.runs[id] = num
 	s.owned[id] = true
+	maps.Copy(s.keys, a.keys) // committed now
 	r.ID = id
 	return id, nil
 }
