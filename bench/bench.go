@@ -203,7 +203,7 @@ type Run struct {
 	Settings map[string]string
 	// Benchmarks lists the benchmarks the run set out to measure in the
 	// order they were found, the order of the source, when the run
-	// knows it (mbench run); nil otherwise. A run that interleaves its
+	// knows it (mbench run, ab); nil otherwise. A run that interleaves its
 	// benchmarks in a random order measures them in another, so Keys
 	// takes this order first.
 	Benchmarks []Key
