@@ -36,6 +36,7 @@ func (o *Options) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Compare.Replicates, "reps", c.Compare.Replicates, "bootstrap `replicates`")
 	fs.Uint64Var(&c.Compare.Seed, "seed", c.Compare.Seed, "random `seed` of the order and the bootstrap")
 	fs.BoolVar(&o.Verbose, "v", o.Verbose, "print each round as it starts")
+	fs.StringVar(&c.Instance, "instance", c.Instance, "`name` of this machine in the stored runs (default: the host name)")
 	fs.StringVar(&o.Resume, "resume", o.Resume, "go on with the interrupted session stored as `run` (give the same versions)")
 }
 
@@ -75,6 +76,7 @@ func (c *ParallelConfig) Flags(fs *flag.FlagSet, opts *compare.Options) (parsed 
 	fs.IntVar(&opts.Replicates, "reps", opts.Replicates, "bootstrap `replicates`")
 	fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the order, the CPU assignment and the bootstrap")
 	fs.BoolVar(&c.Verbose, "v", c.Verbose, "print each run as it starts")
+	fs.StringVar(&c.Instance, "instance", c.Instance, "`name` of this machine in the stored runs (default: the host name)")
 	return func() (err error) {
 		if c.CPUs, err = ParseCPUs(cpus); err != nil {
 			return err

@@ -162,6 +162,11 @@ func Interleaved(ctx context.Context, cfg Config, db *store.Store, meta *bench.R
 	}
 	run := *meta
 	run.Settings = sessionSettings(meta.Settings, cfg, s.Sequence)
+	// The order of the source, which the random order of the rounds
+	// does not keep, for the tables.
+	for _, b := range s.Benchmarks {
+		run.Benchmarks = append(run.Benchmarks, b.Key)
+	}
 	id, err := db.CreateRun(&run)
 	if err != nil {
 		return nil, err

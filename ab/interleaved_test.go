@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -115,6 +116,16 @@ func TestInterleaved(t *testing.T) {
 	mine, err := s.Compare("sec/op")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The rows follow the order of the source, which the stored run
+	// records, not the random order of the rounds.
+	if !slices.Equal(stored.Benchmarks, s.Run.Benchmarks) || len(stored.Benchmarks) != len(s.Benchmarks) || len(res.Rows) != len(s.Benchmarks) {
+		t.Fatalf("stored benchmarks %v, want %v; %d rows", stored.Benchmarks, s.Run.Benchmarks, len(res.Rows))
+	}
+	for i, b := range s.Benchmarks {
+		if res.Rows[i].Key != b.Key || stored.Benchmarks[i] != b.Key {
+			t.Errorf("row %d is %v, stored %v, want %v in the order of discovery", i, res.Rows[i].Key, stored.Benchmarks[i], b.Key)
+		}
 	}
 	for i, row := range res.Rows {
 		if row.Method != "rounds" {

@@ -18,7 +18,8 @@ import (
 
 // Options say what an interleaved session compares: two versions, as git
 // revisions or prebuilt test binaries, how to build them, and how the
-// session runs (Config, whose Old, New and Instance RunInterleaved sets).
+// session runs (Config, whose Old and New RunInterleaved sets, and
+// Instance when it is empty).
 // Start from DefaultOptions. The options are those of `mbench ab`, and
 // Check names them by its flags.
 type Options struct {
@@ -112,7 +113,10 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	defer new.Close()
 
 	c := o.Config
-	c.Old, c.New, c.Instance = old.Binaries, new.Binaries, platform.Host
+	c.Old, c.New = old.Binaries, new.Binaries
+	if c.Instance == "" {
+		c.Instance = platform.Host
+	}
 	if o.Verbose && o.Log != nil {
 		c.Log = o.Log
 	}
@@ -139,8 +143,8 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 		return Resume(ctx, c, db, id)
 	}
 	meta := &bench.Run{
-		Label: c.OldLabel + ".." + c.NewLabel, Commit: new.Commit, Dirty: new.Dirty, Toolchain: platform.Go,
-		GOOS: platform.OS, GOARCH: platform.Arch, Host: platform.Host, CPU: platform.CPU, Start: time.Now(),
+		Label: c.OldLabel + ".." + c.NewLabel, Commit: new.Commit, Dirty: new.Dirty,
+		Platform: platform.Bench(c.Instance), Start: time.Now(),
 		Settings: map[string]string{"ab-old-commit": old.Commit, "ab-new-commit": new.Commit},
 	}
 	return Interleaved(ctx, c, db, meta)
@@ -168,7 +172,7 @@ func (o *Options) Parallel(fs *flag.FlagSet) (ParallelConfig, compare.Options, e
 	c.OldRev, c.NewRev, c.OldBin, c.NewBin = o.OldRev, o.NewRev, o.OldBin, o.NewBin
 	c.OldLabel, c.NewLabel = ac.OldLabel, ac.NewLabel
 	c.Bench, c.Tags, c.GCFlags, c.CacheDir, c.Benchmem = ac.Bench, o.Tags, o.GCFlags, o.CacheDir, ac.Benchmem
-	c.Verbose, c.Platform = o.Verbose, o.Platform
+	c.Verbose, c.Platform, c.Instance = o.Verbose, o.Platform, ac.Instance
 	for _, s := range []struct {
 		flag string
 		set  func()

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/mbench/mbench/compare"
 )
 
 // parse returns DefaultOptions with args parsed by their flags.
@@ -100,5 +102,31 @@ func TestParallelFlags(t *testing.T) {
 		if err == nil && (c.CPUs != [2]int{1, 0} || c.Seed != 9) {
 			t.Errorf("%q: CPUs %v, seed %d; want [1 0] and 9", tc.args, c.CPUs, c.Seed)
 		}
+	}
+}
+
+// TestOptionsInstance: -instance names the machine in both modes of ab,
+// and in duet.
+func TestOptionsInstance(t *testing.T) {
+	o, fs := parse(t, "-old", "HEAD", "-instance", "ci-large")
+	if o.Config.Instance != "ci-large" {
+		t.Errorf("interleaved instance %q, want ci-large", o.Config.Instance)
+	}
+	c, _, err := o.Parallel(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Instance != "ci-large" {
+		t.Errorf("parallel instance %q, want ci-large", c.Instance)
+	}
+	d := DefaultParallelConfig
+	opts := compare.DefaultOptions
+	dfs := flag.NewFlagSet("duet", flag.ContinueOnError)
+	parsed := d.Flags(dfs, &opts)
+	if err := dfs.Parse([]string{"-instance", "laptop"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := parsed(); err != nil || d.Instance != "laptop" {
+		t.Errorf("duet instance %q (%v), want laptop", d.Instance, err)
 	}
 }

@@ -98,6 +98,8 @@ type ParallelConfig struct {
 	// the working tree's default label; nil means run.Detect's, whose
 	// warnings are then the session's.
 	Platform *run.Platform
+	// Instance names the machine in the stored runs; "" is the host name.
+	Instance string
 }
 
 // DefaultParallelConfig is the configuration of `mbench duet` without
@@ -301,7 +303,7 @@ func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (_ *P
 			s.warnings = append(s.warnings, errors.New(w))
 		}
 	}
-	s.instance = platform.Host
+	s.instance = cmp.Or(cfg.Instance, platform.Host)
 
 	var (
 		old, new = &bench.Run{Label: "old"}, &bench.Run{Label: "new"}
@@ -357,7 +359,7 @@ func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (_ *P
 		"seed": fmt.Sprint(cfg.Seed),
 	}
 	for i, r := range []*bench.Run{old, new} {
-		r.Toolchain, r.GOOS, r.GOARCH, r.Host, r.CPU = platform.Go, platform.OS, platform.Arch, platform.Host, platform.CPU
+		r.Platform = platform.Bench(s.instance)
 		r.Start = time.Now()
 		r.Settings = make(map[string]string, len(settings)+1)
 		for k, v := range settings {

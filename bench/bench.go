@@ -192,18 +192,22 @@ type Run struct {
 	ID    string
 	Label string
 
-	Commit    string
-	Dirty     bool
-	Toolchain string // e.g. "go1.26.8"
-	GOOS      string
-	GOARCH    string
-	Host      string
-	CPU       string
-	Start     time.Time
-	End       time.Time
+	Commit string
+	Dirty  bool
+	// Platform is where the run measured. Its fields are promoted:
+	// r.Toolchain, r.GOOS, r.CPU, ...
+	Platform
+	Start time.Time
+	End   time.Time
 	// Settings records how the run was configured (criterion, iteration
 	// time, ...), as flag-like key/value pairs.
 	Settings map[string]string
+	// Benchmarks lists the benchmarks the run set out to measure in the
+	// order they were found, the order of the source, when the run
+	// knows it (mbench run, ab); nil otherwise. A run that interleaves its
+	// benchmarks in a random order measures them in another, so Keys
+	// takes this order first.
+	Benchmarks []Key
 
 	Units        []UnitMeta
 	Measurements []Measurement
@@ -255,7 +259,12 @@ func (r *Run) UnitsUsed() []string {
 	return units
 }
 
-// Keys returns the distinct keys of the run's measurements, sorted.
+// Keys returns the distinct keys of the run's measurements in the order
+// of r.Benchmarks, and those it does not list in order of first
+// appearance: the order `go test` ran and printed them in, which is the
+// order of the source and of sub-benchmarks' parameters (size=15, 40, 512,
+// 1kB), and the order benchstat lists them in. Tables list benchmarks
+// this way, never sorted by name, which would put 1kB before 40.
 func (r *Run) Keys() []Key {
 	seen := make(map[Key]bool)
 	var keys []Key
@@ -266,7 +275,22 @@ func (r *Run) Keys() []Key {
 			keys = append(keys, k)
 		}
 	}
-	slices.SortFunc(keys, Key.Compare)
+	if len(r.Benchmarks) == 0 {
+		return keys
+	}
+	pos := make(map[Key]int, len(r.Benchmarks))
+	for i, k := range r.Benchmarks {
+		if _, ok := pos[k]; !ok {
+			pos[k] = i
+		}
+	}
+	rank := func(k Key) int {
+		if i, ok := pos[k]; ok {
+			return i
+		}
+		return len(r.Benchmarks)
+	}
+	slices.SortStableFunc(keys, func(a, b Key) int { return rank(a) - rank(b) })
 	return keys
 }
 

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,12 +131,18 @@ func sampleRun() *Run {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.UTC)
 	cfg := []Config{{"goos", "linux"}, {"goarch", "amd64"}}
 	run := &Run{
-		ID: "r1", Label: "main", Commit: "abc123", Dirty: true, Toolchain: "go1.26.8",
-		GOOS: "linux", GOARCH: "amd64", Host: "ci-7", CPU: "Xeon", Start: t0, End: t0.Add(time.Minute),
+		ID: "r1", Label: "main", Commit: "abc123", Dirty: true,
+		Platform: Platform{
+			Toolchain: "go1.26.8", GOOS: "linux", GOARCH: "amd64", Kernel: "6.8.0-45-generic",
+			CPU: "Xeon", CPUs: 8, GOMAXPROCS: 8, Governor: "performance", Turbo: "off",
+			Host: "ci-7", Instance: "ci-large", Load: new(0.25), Busy: new(0.0),
+		},
+		Start: t0, End: t0.Add(time.Minute),
 		Settings: map[string]string{"criterion": "cv", "iter": "100ms"},
 		Units:    []UnitMeta{{"widgets/op", "better", "higher"}},
 	}
 	k := Key{Package: "example.com/p", Name: "Decode/size=1k", Procs: 2}
+	run.Benchmarks = []Key{{Package: "example.com/p", Name: "Decode/size=1"}, k}
 	for fork := 1; fork <= 2; fork++ {
 		for it := range 3 {
 			phase := Measure
@@ -178,11 +185,7 @@ func TestBenchfmtRoundTrip(t *testing.T) {
 	for _, name := range []string{"gotest.txt", "mbench"} {
 		var run *Run
 		if name == "mbench" {
-			run = sampleRun()
-			// Timestamps are not part of the text format.
-			for i := range run.Measurements {
-				run.Measurements[i].Start, run.Measurements[i].End = time.Time{}, time.Time{}
-			}
+			run = withoutTimes(sampleRun())
 			var buf bytes.Buffer
 			if err := WriteBenchfmt(&buf, run, BenchfmtOptions{Warmup: true}); err != nil {
 				t.Fatal(err)
@@ -218,7 +221,10 @@ func TestBenchfmtRoundTrip(t *testing.T) {
 	}
 }
 
+// withoutTimes returns run without what the text format does not keep:
+// timestamps and the list of benchmarks.
 func withoutTimes(run *Run) *Run {
+	run.Benchmarks = nil
 	for i := range run.Measurements {
 		run.Measurements[i].Start, run.Measurements[i].End = time.Time{}, time.Time{}
 	}
@@ -259,7 +265,9 @@ func TestBenchstatReads(t *testing.T) {
 	}
 	f.Close()
 	run := sampleRun()
-	run.Label, run.Commit = "new", "def456"
+	// A second run on the same machine: its load differs, as it always
+	// does, and must not split benchstat's tables.
+	run.Label, run.Commit, run.Load, run.Busy = "new", "def456", new(1.75), new(0.5)
 	newPath := filepath.Join(dir, "new.txt")
 	f, _ = os.Create(newPath)
 	if err := WriteBenchfmt(f, run, BenchfmtOptions{}); err != nil {
@@ -278,8 +286,38 @@ func TestBenchstatReads(t *testing.T) {
 	if n := strings.Count(out, "Decode/size=1k-2"); n != 2 {
 		t.Errorf("benchstat printed the benchmark %d times, want 2 (sec/op and widgets/op):\n%s", n, out)
 	}
-	if !strings.Contains(out, "1.502µ") {
-		t.Errorf("benchstat output lacks the expected centre 1.502µ:\n%s", out)
+	if !strings.Contains(out, "1.502µ") || !strings.Contains(out, "vs base") {
+		t.Errorf("benchstat output lacks the expected centre 1.502µ or a comparison:\n%s", out)
+	}
+
+	// A run on another platform: benchstat keeps the platforms apart, one
+	// table each, as it does for two cpu: lines, and -ignore compares them
+	// anyway.
+	other := sampleRun()
+	other.Toolchain = "go1.25.3"
+	otherPath := filepath.Join(dir, "other.txt")
+	f, _ = os.Create(otherPath)
+	if err := WriteBenchfmt(f, other, BenchfmtOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, tc := range []struct {
+		args    []string
+		compare bool
+	}{{[]string{old, otherPath}, false}, {[]string{"-ignore", "toolchain", old, otherPath}, true}} {
+		cmd := exec.Command(exe, tc.args...)
+		stdout.Reset()
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+			t.Fatalf("benchstat %q: %v\n%s", tc.args, err, &stderr)
+		}
+		out := stdout.String()
+		if got := strings.Contains(out, "vs base"); got != tc.compare {
+			t.Errorf("benchstat %q compares the platforms: %v, want %v:\n%s", tc.args, got, tc.compare, out)
+		}
+		if got := strings.Contains(out, "toolchain: go1.25.3"); got == tc.compare {
+			t.Errorf("benchstat %q names the other toolchain in a table header: %v, want %v:\n%s", tc.args, got, !tc.compare, out)
+		}
 	}
 
 	// A run of two versions in one file: -col version compares them.
@@ -387,5 +425,35 @@ func TestBenchfmtConfigChanges(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("measurement %d: configuration %v, want %v", i, m.Config, configs[i])
 		}
+	}
+}
+
+// TestKeysInOrder checks that Keys lists benchmarks as they first appear,
+// not sorted by name (which would put size=1kB before size=40).
+func TestKeysInOrder(t *testing.T) {
+	text := "BenchmarkX/size=40-2 1 1 ns/op\nBenchmarkX/size=1kB-2 1 1 ns/op\nBenchmarkA-2 1 1 ns/op\nBenchmarkX/size=40-2 1 1 ns/op\n"
+	run, _, err := Read(strings.NewReader(text), "order.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range run.Keys() {
+		got = append(got, k.Name)
+	}
+	if want := []string{"X/size=40", "X/size=1kB", "A"}; !slices.Equal(got, want) {
+		t.Errorf("Keys() = %q, want %q", got, want)
+	}
+
+	// A run that measured in a random order but knows the order of the
+	// source lists its keys in that order; keys it does not list follow
+	// in order of appearance, and listed keys without measurements are
+	// left out.
+	run.Benchmarks = []Key{{Name: "Gone", Procs: 2}, {Name: "A", Procs: 2}, {Name: "X/size=1kB", Procs: 2}}
+	got = nil
+	for _, k := range run.Keys() {
+		got = append(got, k.Name)
+	}
+	if want := []string{"A", "X/size=1kB", "X/size=40"}; !slices.Equal(got, want) {
+		t.Errorf("Keys() with Benchmarks = %q, want %q", got, want)
 	}
 }

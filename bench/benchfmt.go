@@ -165,7 +165,7 @@ func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err err
 			m.Coord.Iteration = iterations[ik]
 			iterations[ik]++
 			run.Measurements = append(run.Measurements, m)
-			noteRunConfig(run, m.Config)
+			notePlatform(&run.Platform, rec.Config)
 		}
 	}
 	if err := br.Err(); err != nil {
@@ -251,27 +251,29 @@ func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 }
 
 // inConfig reports whether c belongs in Measurement.Config: a file
-// configuration key other than those the key and coordinates hold.
+// configuration key other than those the key, the coordinates and the run's
+// platform hold.
 func inConfig(c benchfmt.Config) bool {
-	return c.File && c.Key != "pkg" && c.Key != versionKey
+	return c.File && c.Key != "pkg" && c.Key != versionKey && platformKey(c.Key) == nil
 }
 
-// noteRunConfig fills the run's platform fields from the first measurement
-// that names them, as `go test` prints them in its header.
-func noteRunConfig(run *Run, cfg []Config) {
+// notePlatform fills the fields of p that are still unknown from a result's
+// file configuration: goos, goarch and cpu as `go test` prints them in its
+// header, and the keys WriteBenchfmt writes for the rest of the platform.
+// The first result that names a field sets it.
+func notePlatform(p *Platform, cfg []benchfmt.Config) {
 	for _, c := range cfg {
-		switch c.Key {
-		case "goos":
-			if run.GOOS == "" {
-				run.GOOS = c.Value
+		if !c.File {
+			continue
+		}
+		for i := range platformFields {
+			f := &platformFields[i]
+			have := f.get(p)
+			if f.name == "instance" {
+				have = p.Instance
 			}
-		case "goarch":
-			if run.GOARCH == "" {
-				run.GOARCH = c.Value
-			}
-		case "cpu":
-			if run.CPU == "" {
-				run.CPU = c.Value
+			if f.name == c.Key && have == "" {
+				f.set(p, string(c.Value))
 			}
 		}
 	}
@@ -294,8 +296,11 @@ type BenchfmtOptions struct {
 func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 	bw := bufio.NewWriter(w)
 	if h := newJSONRun(run); !h.empty() {
-		// Unit metadata goes in the format's own Unit lines.
-		h.Type, h.Units = "", nil
+		// Unit metadata goes in the format's own Unit lines. The list of
+		// benchmarks is left out: with thousands of benchmarks the line
+		// would outgrow what benchfmt.Reader reads, and the results
+		// themselves say which benchmarks there are.
+		h.Type, h.Units, h.Benchmarks = "", nil, nil
 		b, err := json.Marshal(h)
 		if err != nil {
 			return err
@@ -310,9 +315,10 @@ func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 		}
 	}
 	var (
-		res     benchfmt.Result
-		last    annotation
-		started bool
+		res      benchfmt.Result
+		last     annotation
+		started  bool
+		platform = platformConfig(&run.Platform)
 	)
 	for i := range run.Measurements {
 		m := &run.Measurements[i]
@@ -345,6 +351,11 @@ func WriteBenchfmt(w io.Writer, run *Run, opts BenchfmtOptions) error {
 				continue
 			}
 			res.Config = append(res.Config, benchfmt.Config{Key: c.Key, Value: []byte(c.Value), File: true})
+		}
+		for _, c := range platform {
+			if !slices.ContainsFunc(m.Config, func(mc Config) bool { return mc.Key == c.Key }) {
+				res.Config = append(res.Config, benchfmt.Config{Key: c.Key, Value: []byte(c.Value), File: true})
+			}
 		}
 		if m.Coord.Version != "" {
 			res.Config = append(res.Config, benchfmt.Config{Key: versionKey, Value: []byte(m.Coord.Version), File: true})

@@ -18,21 +18,37 @@ const JSONFormat = "mbench/v1"
 
 // jsonRun is the first record of a JSON Lines file (see docs/formats.md).
 type jsonRun struct {
-	Type      string            `json:"type,omitzero"`
-	Format    string            `json:"format,omitzero"`
-	ID        string            `json:"id,omitzero"`
-	Label     string            `json:"label,omitzero"`
-	Commit    string            `json:"commit,omitzero"`
-	Dirty     bool              `json:"dirty,omitzero"`
-	Toolchain string            `json:"toolchain,omitzero"`
-	GOOS      string            `json:"goos,omitzero"`
-	GOARCH    string            `json:"goarch,omitzero"`
-	Host      string            `json:"host,omitzero"`
-	CPU       string            `json:"cpu,omitzero"`
-	Start     time.Time         `json:"start,omitzero"`
-	End       time.Time         `json:"end,omitzero"`
-	Settings  map[string]string `json:"settings,omitzero"`
-	Units     []jsonUnit        `json:"units,omitzero"`
+	Type       string            `json:"type,omitzero"`
+	Format     string            `json:"format,omitzero"`
+	ID         string            `json:"id,omitzero"`
+	Label      string            `json:"label,omitzero"`
+	Commit     string            `json:"commit,omitzero"`
+	Dirty      bool              `json:"dirty,omitzero"`
+	Toolchain  string            `json:"toolchain,omitzero"`
+	GOOS       string            `json:"goos,omitzero"`
+	GOARCH     string            `json:"goarch,omitzero"`
+	Host       string            `json:"host,omitzero"`
+	CPU        string            `json:"cpu,omitzero"`
+	Kernel     string            `json:"kernel,omitzero"`
+	CPUs       int               `json:"cpus,omitzero"`
+	GOMAXPROCS int               `json:"gomaxprocs,omitzero"`
+	Governor   string            `json:"governor,omitzero"`
+	Turbo      string            `json:"turbo,omitzero"`
+	Instance   string            `json:"instance,omitzero"`
+	Load       *float64          `json:"load,omitzero"`
+	Busy       *float64          `json:"busy,omitzero"`
+	Start      time.Time         `json:"start,omitzero"`
+	End        time.Time         `json:"end,omitzero"`
+	Settings   map[string]string `json:"settings,omitzero"`
+	Benchmarks []jsonKey         `json:"benchmarks,omitzero"`
+	Units      []jsonUnit        `json:"units,omitzero"`
+}
+
+// jsonKey is a Key in the run record's list of benchmarks.
+type jsonKey struct {
+	Package string `json:"pkg,omitzero"`
+	Name    string `json:"name"`
+	Procs   int    `json:"procs,omitzero"`
 }
 
 type jsonUnit struct {
@@ -42,32 +58,49 @@ type jsonUnit struct {
 }
 
 func newJSONRun(r *Run) jsonRun {
+	p := &r.Platform
 	h := jsonRun{
 		Type: "run", Format: JSONFormat,
-		ID: r.ID, Label: r.Label, Commit: r.Commit, Dirty: r.Dirty, Toolchain: r.Toolchain,
-		GOOS: r.GOOS, GOARCH: r.GOARCH, Host: r.Host, CPU: r.CPU,
+		ID: r.ID, Label: r.Label, Commit: r.Commit, Dirty: r.Dirty, Toolchain: p.Toolchain,
+		GOOS: p.GOOS, GOARCH: p.GOARCH, Host: p.Host, CPU: p.CPU,
+		Kernel: p.Kernel, CPUs: p.CPUs, GOMAXPROCS: p.GOMAXPROCS, Governor: p.Governor, Turbo: p.Turbo,
+		Instance: p.Instance, Load: p.Load, Busy: p.Busy,
 		Start: r.Start, End: r.End, Settings: r.Settings,
 	}
 	for _, u := range r.Units {
 		h.Units = append(h.Units, jsonUnit(u))
+	}
+	for _, k := range r.Benchmarks {
+		h.Benchmarks = append(h.Benchmarks, jsonKey(k))
 	}
 	return h
 }
 
 // empty reports whether h carries nothing beyond its type and format.
 func (h jsonRun) empty() bool {
-	return h.ID == "" && h.Label == "" && h.Commit == "" && !h.Dirty && h.Toolchain == "" &&
-		h.GOOS == "" && h.GOARCH == "" && h.Host == "" && h.CPU == "" &&
+	return h.ID == "" && h.Label == "" && h.Commit == "" && !h.Dirty &&
+		h.platform() == Platform{} &&
 		h.Start.IsZero() && h.End.IsZero() && len(h.Settings) == 0
 }
 
+func (h *jsonRun) platform() Platform {
+	return Platform{
+		Toolchain: h.Toolchain, GOOS: h.GOOS, GOARCH: h.GOARCH, Host: h.Host, CPU: h.CPU,
+		Kernel: h.Kernel, CPUs: h.CPUs, GOMAXPROCS: h.GOMAXPROCS, Governor: h.Governor, Turbo: h.Turbo,
+		Instance: h.Instance, Load: h.Load, Busy: h.Busy,
+	}
+}
+
 func (h *jsonRun) toRun(r *Run) {
-	r.ID, r.Label, r.Commit, r.Dirty, r.Toolchain = h.ID, h.Label, h.Commit, h.Dirty, h.Toolchain
-	r.GOOS, r.GOARCH, r.Host, r.CPU = h.GOOS, h.GOARCH, h.Host, h.CPU
+	r.ID, r.Label, r.Commit, r.Dirty = h.ID, h.Label, h.Commit, h.Dirty
+	r.Platform = h.platform()
 	r.Start, r.End = h.Start, h.End
 	r.Settings = maps.Clone(h.Settings)
 	for _, u := range h.Units {
 		r.Units = append(r.Units, UnitMeta(u))
+	}
+	for _, k := range h.Benchmarks {
+		r.Benchmarks = append(r.Benchmarks, Key(k))
 	}
 }
 

@@ -286,22 +286,30 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the inputs disagree on whether higher %s is better; using %s's metadata", unit, old.Label))
 	}
 
+	if w := bench.PlatformWarning(old, new); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
+
+	// Rows are in the order the benchmarks first appear in the inputs,
+	// old then new, as benchstat orders them (or in the order of the
+	// source a stored run recorded, see bench.Run.Keys): the order the
+	// benchmarks were written and run in, which puts sub-benchmarks of
+	// sizes 15, 40, 512, 1kB in that order, where sorting names would not.
 	olds, news := old.Samples(unit), new.Samples(unit)
-	for k := range olds {
-		if news[k] != nil {
+	for _, k := range old.Keys() {
+		switch {
+		case olds[k] == nil:
+		case news[k] != nil:
 			res.Rows = append(res.Rows, Row{Key: k})
-		} else {
+		default:
 			res.OnlyOld = append(res.OnlyOld, k)
 		}
 	}
-	for k := range news {
-		if olds[k] == nil {
+	for _, k := range new.Keys() {
+		if news[k] != nil && olds[k] == nil {
 			res.OnlyNew = append(res.OnlyNew, k)
 		}
 	}
-	slices.SortFunc(res.Rows, func(a, b Row) int { return a.Key.Compare(b.Key) })
-	slices.SortFunc(res.OnlyOld, bench.Key.Compare)
-	slices.SortFunc(res.OnlyNew, bench.Key.Compare)
 	if len(res.Rows) == 0 {
 		return nil, fmt.Errorf("%s and %s have no benchmark in common (%d and %d benchmarks with %s)",
 			old.Label, new.Label, len(olds), len(news), unit)

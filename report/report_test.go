@@ -20,8 +20,9 @@ import (
 // times the benchmark's position (plus its version's factor), a little
 // noise that differs by fork and iteration, and B/op and allocs/op.
 func fixture(label string, names []string, forks, warmup, iters int, factor float64) *bench.Run {
-	r := &bench.Run{ID: label + "-id", Label: label, Toolchain: "go1.26.0", GOOS: "linux", GOARCH: "amd64",
-		Host: "bench1", CPU: "Test CPU @ 3.00GHz", Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+	r := &bench.Run{ID: label + "-id", Label: label,
+		Platform: bench.Platform{Toolchain: "go1.26.0", GOOS: "linux", GOARCH: "amd64", Host: "bench1", CPU: "Test CPU @ 3.00GHz"},
+		Start:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Settings: map[string]string{"criterion": "cv"}}
 	for i, name := range names {
 		k := bench.Key{Package: "example.com/pkg", Name: name, Procs: 2}

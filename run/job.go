@@ -229,9 +229,8 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 	}
 	pf := &p.Platform
 	p.Meta = &bench.Run{
-		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Toolchain: pf.Go,
-		GOOS: pf.OS, GOARCH: pf.Arch, Host: pf.Host, CPU: pf.CPU,
-		Start: time.Now(), Settings: j.settings(),
+		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Platform: pf.Bench(j.Instance),
+		Start: time.Now(), Settings: j.settings(), Benchmarks: keysOf(p.Targets),
 	}
 	if len(p.Versions) > 0 {
 		// The order the versions were given in, which compare.Split
@@ -251,6 +250,18 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 		}
 	}
 	return p, nil
+}
+
+// keysOf returns the keys of targets in their order, the order in which
+// discovery found them, each once (versions of a benchmark share its key).
+func keysOf(targets []Target) []bench.Key {
+	var keys []bench.Key
+	for _, t := range targets {
+		if !slices.Contains(keys, t.Key) {
+			keys = append(keys, t.Key)
+		}
+	}
+	return keys
 }
 
 func (p *Prepared) warnf(format string, args ...any) {

@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/internal/proc"
 )
 
@@ -26,6 +28,9 @@ type Platform struct {
 	// Governor is the CPU frequency governor of each CPU, "" when the
 	// kernel does not expose one (common in virtual machines).
 	Governor string
+	// Turbo is "on" when the CPU may run above its base frequency, "off"
+	// when that is disabled, and "" when the kernel does not say.
+	Turbo string
 	// Load is the 1-minute load average; -1 when unknown.
 	Load float64
 	// Busy is the fraction of all CPUs' time spent busy during a short
@@ -53,6 +58,7 @@ func Detect(ctx context.Context, dir string) Platform {
 	}
 	p.CPU = cpuModel()
 	p.Governor = governor()
+	p.Turbo = turbo(sysCPU)
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		if f := strings.Fields(string(b)); len(f) > 0 {
 			if v, err := strconv.ParseFloat(f[0], 64); err == nil {
@@ -88,7 +94,7 @@ func (p *Platform) DefaultLabel() string {
 func (p *Platform) Header() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "os: %s/%s, kernel %s\n", p.OS, p.Arch, orUnknown(p.Kernel))
-	fmt.Fprintf(&b, "cpu: %s, %d cores, GOMAXPROCS %d, governor %s\n", orUnknown(p.CPU), p.Cores, p.GOMAXPROCS, orUnknown(p.Governor))
+	fmt.Fprintf(&b, "cpu: %s, %d cores, GOMAXPROCS %d, governor %s, turbo %s\n", orUnknown(p.CPU), p.Cores, p.GOMAXPROCS, orUnknown(p.Governor), orUnknown(p.Turbo))
 	load := "unknown"
 	if p.Load >= 0 {
 		load = strconv.FormatFloat(p.Load, 'f', 2, 64)
@@ -102,6 +108,26 @@ func (p *Platform) Header() string {
 		fmt.Fprintf(&b, "commit: %s\n", p.DefaultLabel())
 	}
 	return b.String()
+}
+
+// Bench returns the platform as a run records it, on the machine named
+// instance ("" is the host name).
+func (p *Platform) Bench(instance string) bench.Platform {
+	if instance == "" {
+		instance = p.Host
+	}
+	bp := bench.Platform{
+		Toolchain: p.Go, GOOS: p.OS, GOARCH: p.Arch, Kernel: p.Kernel,
+		CPU: p.CPU, CPUs: p.Cores, GOMAXPROCS: p.GOMAXPROCS, Governor: p.Governor, Turbo: p.Turbo,
+		Host: p.Host, Instance: instance,
+	}
+	if p.Load >= 0 {
+		bp.Load = new(p.Load)
+	}
+	if p.Busy >= 0 {
+		bp.Busy = new(p.Busy)
+	}
+	return bp
 }
 
 func orUnknown(s string) string {
@@ -178,6 +204,37 @@ func governor() string {
 		}
 	}
 	return strings.Join(govs, "/")
+}
+
+// sysCPU is where Linux describes the CPUs.
+const sysCPU = "/sys/devices/system/cpu"
+
+// turbo reads whether the CPUs may boost above their base frequency from
+// the files of the kernel's CPU frequency drivers under dir: intel_pstate's
+// no_turbo (1 means off) or the generic cpufreq boost switch (acpi-cpufreq,
+// amd-pstate; 1 means on). It returns "on", "off", or "" when neither file
+// is readable, as in most virtual machines.
+func turbo(dir string) string {
+	read := func(name string) (string, bool) {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return "", false
+		}
+		return strings.TrimSpace(string(b)), true
+	}
+	onOff := func(on bool) string {
+		if on {
+			return "on"
+		}
+		return "off"
+	}
+	if v, ok := read("intel_pstate/no_turbo"); ok && (v == "0" || v == "1") {
+		return onOff(v == "0")
+	}
+	if v, ok := read("cpufreq/boost"); ok && (v == "0" || v == "1") {
+		return onOff(v == "1")
+	}
+	return ""
 }
 
 func contains(list []string, s string) bool {

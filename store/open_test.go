@@ -153,15 +153,103 @@ func TestMigrateFromVersion1(t *testing.T) {
 		t.Errorf("versions after appending to the upgraded store: %q, want [\"\" \"new\"]", got)
 	}
 
+	checkAsNew(t, s.db)
+}
+
+// checkAsNew checks that the upgraded store db has the tables and columns
+// of a new store.
+func checkAsNew(t *testing.T, db *sql.DB) {
+	t.Helper()
 	fresh, _ := openTemp(t)
-	if got, want := tables(t, s.db), tables(t, fresh.db); !slices.Equal(got, want) {
+	if got, want := tables(t, db), tables(t, fresh.db); !slices.Equal(got, want) {
 		t.Errorf("upgraded store's tables: %q, want, as in a new store: %q", got, want)
 	}
 	for _, table := range tables(t, fresh.db) {
-		if got, want := columns(t, s.db, table), columns(t, fresh.db, table); !slices.Equal(got, want) {
+		if got, want := columns(t, db, table), columns(t, fresh.db, table); !slices.Equal(got, want) {
 			t.Errorf("upgraded %s table:\n%s\nwant, as in a new store:\n%s", table, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
+}
+
+// TestMigrateFromVersion3 opens a store that an mbench of schema version 3
+// wrote (testdata/schema-v3.sql is that schema, frozen) and checks that it
+// is upgraded in place: its run keeps the platform it had and reads the
+// rest as unknown, new runs keep their whole platform, and the upgraded
+// table is the one a new store has.
+func TestMigrateFromVersion3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v3.db")
+	writeV3Store(t, path)
+
+	// Read-only, the store stays at version 3 and its run loads.
+	ro, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := bench.Platform{Toolchain: "go1.26.8", GOOS: "linux", GOARCH: "amd64", Host: "h", CPU: "c"}
+	run, err := ro.Load(v3RunID)
+	if err != nil {
+		t.Fatalf("loading from a read-only version-3 store: %v", err)
+	}
+	if !reflect.DeepEqual(run.Platform, old) {
+		t.Errorf("read-only version-3 run's platform %+v, want %+v", run.Platform, old)
+	}
+	ro.Close()
+
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("opening a version-3 store: %v", err)
+	}
+	defer s.Close()
+	var v int
+	if err := s.db.QueryRow("SELECT version FROM schema_version").Scan(&v); err != nil || v != schemaVersion {
+		t.Errorf("schema_version = %d, %v after the upgrade, want %d", v, err, schemaVersion)
+	}
+	run, err = s.Load(v3RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(run.Platform, old) {
+		t.Errorf("version-3 run's platform after the upgrade %+v, want %+v", run.Platform, old)
+	}
+	if len(run.Measurements) != 1 || run.Measurements[0].N != 1000 {
+		t.Errorf("version-3 run's measurements after the upgrade: %+v", run.Measurements)
+	}
+
+	full := bench.Platform{Toolchain: "go1.26.8", GOOS: "linux", GOARCH: "arm64", Kernel: "6.8.0",
+		CPU: "Neoverse-N1", CPUs: 4, GOMAXPROCS: 4, Governor: "performance", Turbo: "off",
+		Host: "ip-10-0-0-7", Instance: "ci-arm", Load: new(0.0), Busy: new(0.125)}
+	order := []bench.Key{{Package: "example.com/p", Name: "Encode", Procs: 2}, {Package: "example.com/p", Name: "Decode", Procs: 2}}
+	id, err := s.CreateRun(&bench.Run{Label: "new", Platform: full, Benchmarks: order})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err = s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(run.Platform, full) || !reflect.DeepEqual(run.Benchmarks, order) {
+		t.Errorf("platform and benchmarks stored in the upgraded store load as %+v, %v, want %+v, %v", run.Platform, run.Benchmarks, full, order)
+	}
+	checkAsNew(t, s.db)
+}
+
+// v3RunID is the run writeV3Store stores.
+const v3RunID = "0a1b2c3d4e5f"
+
+// writeV3Store writes a store at path as an mbench of schema version 3
+// wrote it, with one finished run of one measurement.
+func writeV3Store(t *testing.T, path string) {
+	t.Helper()
+	writeOldStore(t, path, "schema-v3.sql",
+		"INSERT INTO schema_version (version) VALUES (3)",
+		`INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu, start_ns, end_ns, status)
+			VALUES (1, '0a1b2c3d4e5f', 'main', 'abc', 0, 'go1.26.8', 'linux', 'amd64', 'h', 'c', NULL, NULL, 'complete')`,
+		"INSERT INTO run_owners (run, host, pid, process) VALUES (1, 'h', 1, 'p')",
+		"INSERT INTO bench_keys (id, package, name, procs) VALUES (1, 'example.com/p', 'Decode', 2)",
+		`INSERT INTO measurements (id, run, bench, instance, suite_run, fork, iteration, phase, n, start_ns, end_ns, config, version)
+			VALUES (1, 1, 1, 'h', 1, 1, 0, 0, 1000, NULL, NULL, NULL, '')`,
+		`INSERT INTO measurement_values (measurement, idx, unit, value, value_bits, orig_unit, orig_value, orig_value_bits)
+			VALUES (1, 0, 'sec/op', 1.5e-6, NULL, 'ns/op', 1500, NULL)`)
 }
 
 // v1RunID is the run writeV1Store stores.
@@ -172,7 +260,22 @@ const v1RunID = "a1b2c3d4e5f6"
 // of one measurement.
 func writeV1Store(t *testing.T, path string) {
 	t.Helper()
-	ddl, err := os.ReadFile(filepath.Join("testdata", "schema-v1.sql"))
+	writeOldStore(t, path, "schema-v1.sql",
+		"INSERT INTO schema_version (version) VALUES (1)",
+		`INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu, start_ns, end_ns, status)
+			VALUES (1, 'a1b2c3d4e5f6', 'main', 'abc', 0, 'go1.26.8', 'linux', 'amd64', 'h', 'c', NULL, NULL, 'complete')`,
+		"INSERT INTO bench_keys (id, package, name, procs) VALUES (1, 'example.com/p', 'Decode', 2)",
+		`INSERT INTO measurements (id, run, bench, instance, suite_run, fork, iteration, phase, n, start_ns, end_ns, config)
+			VALUES (1, 1, 1, 'ci-7', 1, 2, 3, 0, 1000, NULL, NULL, NULL)`,
+		`INSERT INTO measurement_values (measurement, idx, unit, value, value_bits, orig_unit, orig_value, orig_value_bits)
+			VALUES (1, 0, 'sec/op', 1.5e-6, NULL, 'ns/op', 1500, NULL)`)
+}
+
+// writeOldStore writes a store at path with the frozen schema in
+// testdata/ddl and the statements stmts, as an older mbench wrote it.
+func writeOldStore(t *testing.T, path, ddl string, stmts ...string) {
+	t.Helper()
+	schema, err := os.ReadFile(filepath.Join("testdata", ddl))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,19 +284,9 @@ func writeV1Store(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, stmt := range []string{
-		string(ddl),
-		"INSERT INTO schema_version (version) VALUES (1)",
-		`INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu, start_ns, end_ns, status)
-			VALUES (1, 'a1b2c3d4e5f6', 'main', 'abc', 0, 'go1.26.8', 'linux', 'amd64', 'h', 'c', NULL, NULL, 'complete')`,
-		"INSERT INTO bench_keys (id, package, name, procs) VALUES (1, 'example.com/p', 'Decode', 2)",
-		`INSERT INTO measurements (id, run, bench, instance, suite_run, fork, iteration, phase, n, start_ns, end_ns, config)
-			VALUES (1, 1, 1, 'ci-7', 1, 2, 3, 0, 1000, NULL, NULL, NULL)`,
-		`INSERT INTO measurement_values (measurement, idx, unit, value, value_bits, orig_unit, orig_value, orig_value_bits)
-			VALUES (1, 0, 'sec/op', 1.5e-6, NULL, 'ns/op', 1500, NULL)`,
-	} {
+	for _, stmt := range append([]string{string(schema)}, stmts...) {
 		if _, err := db.Exec(stmt); err != nil {
-			t.Fatalf("writing a version-1 store: %v\n%s", err, stmt)
+			t.Fatalf("writing a store of %s: %v\n%s", ddl, err, stmt)
 		}
 	}
 }

@@ -87,12 +87,20 @@ func (s *Store) Load(id string) (*bench.Run, error) {
 
 func (s *Store) load(tx *sql.Tx, id string) (*bench.Run, error) {
 	r := &bench.Run{ID: id}
+	p := &r.Platform
 	var num int64
 	var dirty int
 	var start, end sql.NullInt64
+	var load, busy sql.NullFloat64
+	// Runs of stores before version 4 know only part of their platform.
+	platform := "kernel, cpus, gomaxprocs, governor, turbo, instance, load_avg, busy"
+	if s.version < 4 {
+		platform = "'', 0, 0, '', '', '', NULL, NULL"
+	}
 	err := tx.QueryRow(`SELECT num, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu,
-		start_ns, end_ns FROM runs WHERE id = ?`, id).Scan(&num, &r.Label, &r.Commit, &dirty,
-		&r.Toolchain, &r.GOOS, &r.GOARCH, &r.Host, &r.CPU, &start, &end)
+		start_ns, end_ns, `+platform+` FROM runs WHERE id = ?`, id).Scan(&num, &r.Label, &r.Commit, &dirty,
+		&p.Toolchain, &p.GOOS, &p.GOARCH, &p.Host, &p.CPU, &start, &end,
+		&p.Kernel, &p.CPUs, &p.GOMAXPROCS, &p.Governor, &p.Turbo, &p.Instance, &load, &busy)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, s.noRun(id)
 	} else if err != nil {
@@ -100,12 +108,18 @@ func (s *Store) load(tx *sql.Tx, id string) (*bench.Run, error) {
 	}
 	r.Dirty = dirty != 0
 	r.Start, r.End = fromNanos(start), fromNanos(end)
+	p.Load, p.Busy = fromNullFloat(load), fromNullFloat(busy)
 
 	if err := loadSettings(tx, num, r); err != nil {
 		return nil, fmt.Errorf("run %s: settings: %w", id, err)
 	}
 	if err := loadUnits(tx, num, r); err != nil {
 		return nil, fmt.Errorf("run %s: units: %w", id, err)
+	}
+	if s.version >= 4 {
+		if err := loadBenchmarks(tx, num, r); err != nil {
+			return nil, fmt.Errorf("run %s: benchmarks: %w", id, err)
+		}
 	}
 	keys, err := loadKeys(tx, num)
 	if err != nil {
@@ -152,6 +166,23 @@ func loadUnits(tx *sql.Tx, num int64, r *bench.Run) error {
 			return err
 		}
 		r.Units = append(r.Units, u)
+	}
+	return rows.Err()
+}
+
+func loadBenchmarks(tx *sql.Tx, num int64, r *bench.Run) error {
+	rows, err := tx.Query(`SELECT k.package, k.name, k.procs FROM run_benchmarks b
+		JOIN bench_keys k ON k.id = b.bench WHERE b.run = ? ORDER BY b.idx`, num)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k bench.Key
+		if err := rows.Scan(&k.Package, &k.Name, &k.Procs); err != nil {
+			return err
+		}
+		r.Benchmarks = append(r.Benchmarks, k)
 	}
 	return rows.Err()
 }

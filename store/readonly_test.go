@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,15 +63,15 @@ func TestOpenNotAStore(t *testing.T) {
 				newStore(t, path)
 				execSQL(t, path, "DELETE FROM schema_version")
 			},
-			want: "no schema version (table schema_version is empty); this mbench reads versions 1 to 3",
+			want: fmt.Sprintf("no schema version (table schema_version is empty); this mbench reads versions 1 to %d", schemaVersion),
 		},
 		{
 			name: "newer schema",
 			setup: func(t *testing.T, path string) {
 				newStore(t, path)
-				execSQL(t, path, "UPDATE schema_version SET version = 4")
+				execSQL(t, path, fmt.Sprintf("UPDATE schema_version SET version = %d", schemaVersion+1))
 			},
-			want: "schema version 4 is newer than this mbench understands (3); upgrade mbench",
+			want: fmt.Sprintf("schema version %d is newer than this mbench understands (%d); upgrade mbench", schemaVersion+1, schemaVersion),
 		},
 		{
 			name: "invalid schema version",
@@ -78,7 +79,7 @@ func TestOpenNotAStore(t *testing.T) {
 				newStore(t, path)
 				execSQL(t, path, "UPDATE schema_version SET version = 0")
 			},
-			want: "schema version 0 is not one mbench writes (1 to 3)",
+			want: fmt.Sprintf("schema version 0 is not one mbench writes (1 to %d)", schemaVersion),
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

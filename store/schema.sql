@@ -1,4 +1,4 @@
--- Schema of the mbench result store, version 3.
+-- Schema of the mbench result store, version 4.
 --
 -- The SQL is portable: it uses only types and constructs that SQLite and
 -- PostgreSQL both accept, so that a PostgreSQL backend can run this file
@@ -18,6 +18,10 @@ CREATE TABLE IF NOT EXISTS schema_version (
 
 -- runs holds one row per run. num is the internal key other tables use;
 -- it also orders runs by creation (the newest has the largest num).
+-- The platform (bench.Platform) is in toolchain ... cpu and in the columns
+-- from kernel on, which version 4 added (ALTER TABLE ADD COLUMN appends, so
+-- they come last, with the defaults that runs of older stores read as
+-- unknown); load_avg and busy are NULL when unknown.
 CREATE TABLE IF NOT EXISTS runs (
 	num         INTEGER PRIMARY KEY,
 	id          TEXT    NOT NULL UNIQUE,
@@ -31,7 +35,15 @@ CREATE TABLE IF NOT EXISTS runs (
 	cpu         TEXT    NOT NULL,
 	start_ns    BIGINT,
 	end_ns      BIGINT,
-	status      TEXT    NOT NULL
+	status      TEXT    NOT NULL,
+	kernel      TEXT    NOT NULL DEFAULT '',
+	cpus        INTEGER NOT NULL DEFAULT 0,
+	gomaxprocs  INTEGER NOT NULL DEFAULT 0,
+	governor    TEXT    NOT NULL DEFAULT '',
+	turbo       TEXT    NOT NULL DEFAULT '',
+	instance    TEXT    NOT NULL DEFAULT '',
+	load_avg    DOUBLE PRECISION,
+	busy        DOUBLE PRECISION
 );
 CREATE INDEX IF NOT EXISTS runs_label ON runs (label);
 
@@ -45,6 +57,15 @@ CREATE TABLE IF NOT EXISTS run_owners (
 	host    TEXT    NOT NULL,
 	pid     BIGINT  NOT NULL,
 	process TEXT    NOT NULL
+);
+
+-- run_benchmarks holds Run.Benchmarks in order: the benchmarks a run set
+-- out to measure, in the order of the source. Version 4 added it.
+CREATE TABLE IF NOT EXISTS run_benchmarks (
+	run   INTEGER NOT NULL REFERENCES runs (num),
+	idx   INTEGER NOT NULL,
+	bench INTEGER NOT NULL REFERENCES bench_keys (id),
+	PRIMARY KEY (run, idx)
 );
 
 -- run_settings holds Run.Settings.

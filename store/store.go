@@ -25,7 +25,7 @@ var schemaSQL string
 
 // schemaVersion is the version of schema.sql. Raise it together with a new
 // entry in migrations whenever schema.sql changes.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // A migration upgrades a store from version from to from+1, inside the
 // transaction that then records the new version.
@@ -41,6 +41,7 @@ type migration struct {
 var migrations = []migration{
 	{from: 1, apply: addVersion},
 	{from: 2, apply: addRunOwners},
+	{from: 3, apply: addPlatform},
 }
 
 // addVersion upgrades a store from version 1 to 2: measurements get the
@@ -62,6 +63,43 @@ func addRunOwners(tx *sql.Tx) error {
 	_, err := tx.Exec(createRunOwners)
 	return err
 }
+
+// addPlatform upgrades a store from version 3 to 4: runs get the rest of
+// their platform (bench.Platform) beside the toolchain, OS, architecture,
+// host and CPU model they had, and the order of their benchmarks (table
+// run_benchmarks, Run.Benchmarks). Runs of a version-3 store read the
+// defaults, which bench.Platform takes for unknown, and no order. The
+// columns are those of runs in schema.sql, in its order;
+// TestMigrateFromVersion3 checks that both give the same tables.
+func addPlatform(tx *sql.Tx) error {
+	if _, err := tx.Exec(createRunBenchmarks); err != nil {
+		return err
+	}
+	for _, col := range []string{
+		"kernel TEXT NOT NULL DEFAULT ''",
+		"cpus INTEGER NOT NULL DEFAULT 0",
+		"gomaxprocs INTEGER NOT NULL DEFAULT 0",
+		"governor TEXT NOT NULL DEFAULT ''",
+		"turbo TEXT NOT NULL DEFAULT ''",
+		"instance TEXT NOT NULL DEFAULT ''",
+		"load_avg DOUBLE PRECISION",
+		"busy DOUBLE PRECISION",
+	} {
+		if _, err := tx.Exec("ALTER TABLE runs ADD COLUMN " + col); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// createRunBenchmarks is the statement in schema.sql that creates
+// run_benchmarks.
+const createRunBenchmarks = `CREATE TABLE IF NOT EXISTS run_benchmarks (
+	run   INTEGER NOT NULL REFERENCES runs (num),
+	idx   INTEGER NOT NULL,
+	bench INTEGER NOT NULL REFERENCES bench_keys (id),
+	PRIMARY KEY (run, idx)
+)`
 
 // createRunOwners is the statement in schema.sql that creates run_owners;
 // TestMigrateFromVersion1 checks that both create the same table.
@@ -375,6 +413,7 @@ type statements struct {
 	insOwner   *sql.Stmt
 	setSetting *sql.Stmt
 	insUnit    *sql.Stmt
+	insBench   *sql.Stmt
 	keyID      *sql.Stmt
 	nextKey    *sql.Stmt
 	insKey     *sql.Stmt
@@ -398,13 +437,15 @@ func (st *statements) list() []struct {
 		{&st.runNum, "SELECT num FROM runs WHERE id = ?"},
 		{&st.nextRun, "SELECT COALESCE(MAX(num), 0) + 1 FROM runs"},
 		{&st.insRun, `INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain,
-			goos, goarch, host, cpu, start_ns, end_ns, status)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			goos, goarch, host, cpu, start_ns, end_ns, status,
+			kernel, cpus, gomaxprocs, governor, turbo, instance, load_avg, busy)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insOwner, `INSERT INTO run_owners (run, host, pid, process) VALUES (?, ?, ?, ?)
 			ON CONFLICT (run) DO UPDATE SET host = excluded.host, pid = excluded.pid, process = excluded.process`},
 		{&st.setSetting, `INSERT INTO run_settings (run, name, value) VALUES (?, ?, ?)
 			ON CONFLICT (run, name) DO UPDATE SET value = excluded.value`},
 		{&st.insUnit, "INSERT INTO run_units (run, idx, unit, name, value) VALUES (?, ?, ?, ?, ?)"},
+		{&st.insBench, "INSERT INTO run_benchmarks (run, idx, bench) VALUES (?, ?, ?)"},
 		{&st.keyID, "SELECT id FROM bench_keys WHERE package = ? AND name = ? AND procs = ?"},
 		{&st.nextKey, "SELECT COALESCE(MAX(id), 0) + 1 FROM bench_keys"},
 		{&st.insKey, "INSERT INTO bench_keys (id, package, name, procs) VALUES (?, ?, ?, ?)"},

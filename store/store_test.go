@@ -41,17 +41,17 @@ func fullRun() *bench.Run {
 	cfgA := config("goos", "linux", "goarch", "amd64", "cpu", "Xeon @ 2.4GHz")
 	cfgB := config("goos", "linux", "goarch", "amd64", "note", "tabs\tand\nnewlines, ünïcode, \x00 byte")
 	r := &bench.Run{
-		Label:     "feature/x",
-		Commit:    "0123456789abcdef0123456789abcdef01234567",
-		Dirty:     true,
-		Toolchain: "go1.26.8",
-		GOOS:      "linux",
-		GOARCH:    "amd64",
-		Host:      "bench-01",
-		CPU:       "Intel(R) Xeon(R)",
-		Start:     t0,
-		End:       t0.Add(90*time.Second + 7),
-		Settings:  map[string]string{"criterion": "rciw", "iterTime": "50ms", "": "empty key"},
+		Label:  "feature/x",
+		Commit: "0123456789abcdef0123456789abcdef01234567",
+		Dirty:  true,
+		Platform: bench.Platform{
+			Toolchain: "go1.26.8", GOOS: "linux", GOARCH: "amd64", Kernel: "6.8.0-45-generic",
+			CPU: "Intel(R) Xeon(R)", CPUs: 64, GOMAXPROCS: 8, Governor: "performance/powersave", Turbo: "on",
+			Host: "bench-01", Instance: "ci-large", Load: new(12.5), Busy: new(0.0),
+		},
+		Start:    t0,
+		End:      t0.Add(90*time.Second + 7),
+		Settings: map[string]string{"criterion": "rciw", "iterTime": "50ms", "": "empty key"},
 		Units: []bench.UnitMeta{
 			{Unit: "frobs/op", Key: "better", Value: "higher"},
 			{Unit: "frobs/op", Key: "assume", Value: "exact"},
@@ -63,6 +63,8 @@ func fullRun() *bench.Run {
 		{Package: "example.com/m/codec", Name: "Encode", Procs: 0},
 		{Package: "", Name: "Ünïcode/name with spaces", Procs: 1},
 	}
+	// The order of the source, with a benchmark that measured nothing.
+	r.Benchmarks = []bench.Key{keys[2], {Package: "example.com/m/codec", Name: "Failed", Procs: 8}, keys[0], keys[1]}
 	special := []float64{math.NaN(), math.Copysign(0, -1), math.Inf(1), math.Inf(-1),
 		5e-324, math.MaxFloat64, 0.1, 1e20, -3}
 	i := 0

@@ -55,6 +55,7 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 	defer s.mu.Unlock()
 	var id string
 	var num int64
+	var a appender
 	err = s.withTx(func(tx *sql.Tx) error {
 		id = r.ID
 		if id == "" {
@@ -77,8 +78,10 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 		if err := tx.Stmt(s.stmts.nextRun).QueryRow().Scan(&num); err != nil {
 			return err
 		}
-		_, err := tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), r.Toolchain,
-			r.GOOS, r.GOARCH, r.Host, r.CPU, start, end, StatusRunning)
+		p := &r.Platform
+		_, err := tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), p.Toolchain,
+			p.GOOS, p.GOARCH, p.Host, p.CPU, start, end, StatusRunning,
+			p.Kernel, p.CPUs, p.GOMAXPROCS, p.Governor, p.Turbo, p.Instance, nullFloat(p.Load), nullFloat(p.Busy))
 		if err != nil {
 			return err
 		}
@@ -94,6 +97,17 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 				return err
 			}
 		}
+		a = appender{s: s, tx: tx}
+		insBench := tx.Stmt(s.stmts.insBench)
+		for i, k := range r.Benchmarks {
+			key, err := a.keyID(k)
+			if err != nil {
+				return err
+			}
+			if _, err := insBench.Exec(num, i, key); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -104,6 +118,7 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 	}
 	s.runs[id] = num
 	s.owned[id] = true
+	maps.Copy(s.keys, a.keys) // committed now
 	r.ID = id
 	return id, nil
 }
@@ -478,6 +493,23 @@ func fromFloatCols(v sql.NullFloat64, bits sql.NullInt64) float64 {
 		return math.Float64frombits(uint64(bits.Int64))
 	}
 	return v.Float64
+}
+
+// nullFloat is f as a nullable column, NULL for nil (unknown). The values
+// it stores, load averages and fractions, are finite.
+func nullFloat(f *float64) sql.NullFloat64 {
+	if f == nil {
+		return sql.NullFloat64{}
+	}
+	return sql.NullFloat64{Float64: *f, Valid: true}
+}
+
+// fromNullFloat inverts nullFloat.
+func fromNullFloat(f sql.NullFloat64) *float64 {
+	if !f.Valid {
+		return nil
+	}
+	return &f.Float64
 }
 
 func boolInt(b bool) int {

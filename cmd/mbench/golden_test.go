@@ -387,7 +387,9 @@ func copyDir(t *testing.T, from, to string) {
 //     GOMAXPROCS, governor, Go version, host name, load, busy CPUs) become
 //     placeholders, and so do the host, CPU, Go version, OS, architecture
 //     and instance fields of stored runs (in JSON; the fake's own "cpu:"
-//     and "goos:" lines are its output and stay);
+//     and "goos:" lines are its output and stay), and the platform's
+//     configuration lines in exports; the kernel, governor, turbo and load
+//     of stored runs, which some machines do not know, are dropped;
 //   - the platform's own warnings (CPU frequency governor, other work
 //     keeping the CPUs busy) are dropped: they depend on the machine and
 //     the moment;
@@ -475,6 +477,10 @@ var normalizations = []struct {
 	{regexp.MustCompile(`(?m)^go: .*, host .*, load .*, CPUs busy .* before the run$`), "go: <go>, host <host>, load <load>, CPUs busy <busy> before the run"},
 	{machineWarning, ""},
 	{regexp.MustCompile(`"(host|cpu|toolchain|instance|goos|goarch)":"[^"]*"`), `"$1":"<$1>"`},
+	{regexp.MustCompile(`"(cpus|gomaxprocs)":\d+`), `"$1":"<$1>"`},
+	{regexp.MustCompile(`,"(kernel|governor|turbo)":"[^"]*"|,"(load|busy)":[0-9.e+-]+`), ""},
+	{regexp.MustCompile(`(?m)^(instance|cpus|gomaxprocs|toolchain): .*$`), "$1: <$1>"},
+	{regexp.MustCompile(`(?m)^(kernel|governor|turbo): .*\n`), ""},
 	{regexp.MustCompile(`wall time ` + duration + `; criterion checks took ` + duration + ` \([0-9.]+% of benchmark time\)`),
 		"wall time <dur>; criterion checks took <dur> (<p>% of benchmark time)"},
 	{regexp.MustCompile(`elapsed ` + duration), "elapsed <dur>"},

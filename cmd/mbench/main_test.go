@@ -27,6 +27,7 @@ var cliCases = []struct {
 	{"compare-fail", "compare -fail old=testdata/old.txt new=testdata/new.txt", exitRegression},
 	{"compare-aa-fail", "compare -fail old=testdata/old.txt aa=testdata/aa.txt", exitOK},
 	{"compare-forks", "compare -fail old=testdata/forks-old.json new=testdata/forks-new.json", exitRegression},
+	{"compare-platforms", "compare old=testdata/forks-old.json laptop=testdata/forks-laptop.json", exitOK},
 	{"compare-threshold", "compare -fail -threshold 0.06 old=testdata/forks-old.json new=testdata/forks-new.json", exitOK},
 	{"compare-allocs-json", "compare -metric allocs/op -format json old=testdata/allocs-old.txt new=testdata/allocs-new.txt", exitOK},
 	{"compare-allocs-fail", "compare -fail -metric allocs/op old=testdata/allocs-old.txt new=testdata/allocs-new.txt", exitRegression},

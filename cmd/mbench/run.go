@@ -95,6 +95,7 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&j.Build.GCFlags, "gcflags", "", "`flags` for go test -c -gcflags")
 	fs.StringVar(&f.db, "db", defaultDB, "result database `path`")
 	fs.StringVar(&j.Label, "label", "", "`name` of this run (default: the git commit, -dirty if the tree has changes)")
+	fs.StringVar(&o.Instance, "instance", "", "`name` of this machine in the stored run (default: the host name)")
 	fs.StringVar(&f.out, "o", "", "also write the measurement iterations to `file` in the Go benchmark format")
 	fs.StringVar(&f.jsonOut, "json", "", "also stream every iteration to `file` in mbench's JSON Lines format")
 	fs.BoolVar(&f.verbose, "v", false, "print each fork as it starts")
