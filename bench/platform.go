@@ -86,6 +86,17 @@ var platformFields = []platformField{
 
 // itoa formats a count, "" for 0 (unknown); atoi inverts it, 0 for
 // anything but a positive count.
+// Fields returns what the platform records of where a run was measured, as
+// name and value pairs in a fixed order (the names of the benchfmt
+// configuration lines mbench export writes); a value is "" when unknown.
+func (p *Platform) Fields() [][2]string {
+	out := make([][2]string, len(platformFields))
+	for i, f := range platformFields {
+		out[i] = [2]string{f.name, f.get(p)}
+	}
+	return out
+}
+
 func itoa(n int) string {
 	if n == 0 {
 		return ""

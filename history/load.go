@@ -43,3 +43,13 @@ func Load(st *store.Store, refs []string) ([]*bench.Run, error) {
 	}
 	return runs, nil
 }
+
+// Warnings says what the reader of a history of runs should know before
+// trusting its steps: that the runs span different platforms, naming what
+// differs (a step may come from the machine, not the code).
+func Warnings(runs []*bench.Run) []string {
+	if w := bench.PlatformWarning(runs...); w != "" {
+		return []string{w}
+	}
+	return nil
+}

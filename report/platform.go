@@ -2,28 +2,12 @@ package report
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mbench/mbench/bench"
 )
-
-// platformFields are the fields of a run that say where it was measured;
-// sides that differ in one are named in Platform.Differs.
-var platformFields = []struct {
-	name  string
-	value func(*bench.Run) string
-}{
-	{"go", func(r *bench.Run) string { return r.Toolchain }},
-	{"os/arch", func(r *bench.Run) string {
-		if r.GOOS == "" && r.GOARCH == "" {
-			return ""
-		}
-		return r.GOOS + "/" + r.GOARCH
-	}},
-	{"host", func(r *bench.Run) string { return r.Host }},
-	{"cpu", func(r *bench.Run) string { return r.CPU }},
-}
 
 // platform tabulates the sides' metadata: the run, where it was measured,
 // and how it was configured (its settings, without the stop reasons, which
@@ -58,9 +42,15 @@ func platform(sides []*Side) *Platform {
 		}
 		return r.Commit
 	})
-	for _, f := range platformFields {
-		add(f.name, true, f.value)
+	for i, f := range (&bench.Platform{}).Fields() {
+		add(f[0], true, func(r *bench.Run) string { return r.Platform.Fields()[i][1] })
 	}
+	add("load before", false, func(r *bench.Run) string {
+		if r.Load == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*r.Load, 'f', 2, 64)
+	})
 	add("start", false, func(r *bench.Run) string { return stamp(r.Start) })
 	add("end", false, func(r *bench.Run) string { return stamp(r.End) })
 	var keys []string

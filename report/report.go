@@ -417,5 +417,8 @@ func (r *Report) history(runs []*bench.Run) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	r.History, r.HistoryRuns = series, len(runs)
+	if w := bench.PlatformWarning(runs...); w != "" {
+		r.Notes = append(r.Notes, "history: "+w)
+	}
 	return nil
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/mbench/mbench/store"
 )
@@ -14,10 +12,7 @@ const defaultDB = ".mbench/mbench.db"
 
 // openDB opens the result database at path, creating its directory.
 func openDB(path string) (*store.Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return nil, err
-	}
-	return store.Open(path)
+	return store.Open(path) // which creates the directories on the way
 }
 
 // prefixWriter prefixes "mbench: " to what it is given, one line at a time.

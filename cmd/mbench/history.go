@@ -66,6 +66,7 @@ null in JSON and empty in CSV.
 				if err != nil {
 					return err
 				}
+				warnAll(e, history.Warnings(runs))
 				series, err := history.Analyze(runs, opts)
 				if err != nil {
 					return err
