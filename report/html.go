@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"github.com/mbench/mbench/plot"
@@ -205,7 +206,7 @@ func (r *Report) scalingFigure(f *Family) (title string, fig figure, hints []str
 			sl.Points = append(sl.Points, scalingPoint{X: pt.X, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
 		}
 		lines = append(lines, sl)
-		hints = append(hints, l.Name+": "+slope(f.Param, sl.Slope))
+		hints = append(hints, l.Name+": "+cmp.Or(l.Hint, slope(f.Param, sl.Slope)))
 	}
 	title = f.Name + " by " + f.Param
 	return title, scalingPlot(title, f.Param, r.Unit, lines), hints

@@ -112,6 +112,9 @@ type FamilyLine struct {
 	Name   string
 	Points []familyPoint
 	Slope  stats.Interval
+	// Hint words the slope for people: "≈ n^1.02 [0.98, 1.06], consistent
+	// with linear or n log n".
+	Hint string
 }
 
 // Platform is where each side was measured: one row per field, one column
@@ -394,7 +397,7 @@ func (r *Report) families() error {
 				byName[name] = fam
 				r.Families = append(r.Families, fam)
 			}
-			line := FamilyLine{Name: cmp.Or(f.Variant, f.Base), Points: f.Points, Slope: f.Slope}
+			line := FamilyLine{Name: cmp.Or(f.Variant, f.Base), Points: f.Points, Slope: f.Slope, Hint: f.Hint()}
 			if len(r.Sides) > 1 {
 				line.Name += " (" + s.Label + ")"
 			}

@@ -129,7 +129,7 @@ func (r *Report) writeText(w io.Writer) error {
 		fmt.Fprintf(w, "scaling (%s against the parameter, slope of the log-log fit):\n", r.Unit)
 		for _, f := range r.Families {
 			for _, l := range f.Lines {
-				fmt.Fprintf(w, "\t%s/%s\t%s\t%s\n", f.Name, f.Param, l.Name, slope(f.Param, toInterval(l.Slope.Center, l.Slope.Lo, l.Slope.Hi)))
+				fmt.Fprintf(w, "\t%s/%s\t%s\t%s\n", f.Name, f.Param, l.Name, cmp.Or(l.Hint, slope(f.Param, toInterval(l.Slope.Center, l.Slope.Lo, l.Slope.Hi))))
 			}
 		}
 		fmt.Fprintln(w)
