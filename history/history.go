@@ -37,6 +37,7 @@
 package history
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -175,6 +176,7 @@ func Analyze(runs []*bench.Run, opts Options) ([]*Series, error) {
 		}
 		return nil, fmt.Errorf("no benchmark measured in %s", unit)
 	}
+	sourceOrder(order, runs)
 	out := make([]*Series, len(order))
 	boot := points <= MaxBootstrap
 	var wg sync.WaitGroup
@@ -328,4 +330,29 @@ func ratioInterval(before, after []float64, rng *rand.Rand) stats.Interval {
 	}
 	iv.Lo, iv.Hi = stats.Quantile(ra, (1-level)/2), stats.Quantile(ra, 1-(1-level)/2)
 	return stats.Expand(iv, float64(min(len(before), len(after))))
+}
+
+// sourceOrder sorts keys, which are in the order the runs first measured
+// them, into the order of the source where the runs record it
+// (bench.Run.Benchmarks: a run measures its benchmarks in a random order).
+// Benchmarks no run records keep their place after those that one does.
+func sourceOrder(keys []bench.Key, runs []*bench.Run) {
+	rank := make(map[bench.Key]int)
+	for _, r := range runs {
+		for _, k := range r.Benchmarks {
+			if _, ok := rank[k]; !ok {
+				rank[k] = len(rank)
+			}
+		}
+	}
+	if len(rank) == 0 {
+		return
+	}
+	rankOf := func(k bench.Key) int {
+		if i, ok := rank[k]; ok {
+			return i
+		}
+		return len(rank)
+	}
+	slices.SortStableFunc(keys, func(a, b bench.Key) int { return cmp.Compare(rankOf(a), rankOf(b)) })
 }

@@ -21,3 +21,19 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("two machines: %q", w)
 	}
 }
+
+// TestSourceOrder: series follow the order of the source the runs record,
+// not the random order they measured in.
+func TestSourceOrder(t *testing.T) {
+	a, b, c := bench.Key{Name: "BenchmarkA"}, bench.Key{Name: "BenchmarkB"}, bench.Key{Name: "BenchmarkC"}
+	keys := []bench.Key{c, a, b}
+	sourceOrder(keys, []*bench.Run{{Benchmarks: []bench.Key{a, b}}, {Benchmarks: []bench.Key{a, b, c}}})
+	if keys[0] != a || keys[1] != b || keys[2] != c {
+		t.Errorf("order %v, want A, B, C", keys)
+	}
+	keys = []bench.Key{c, a}
+	sourceOrder(keys, []*bench.Run{{}})
+	if keys[0] != c || keys[1] != a {
+		t.Errorf("without a recorded order: %v, want the measured order C, A", keys)
+	}
+}
