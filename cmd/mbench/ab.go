@@ -21,58 +21,7 @@ func init() {
 		name:      "ab",
 		usageLine: "-old REV [-new REV] [flags] [packages]",
 		short:     "compare two versions interleaved until each verdict is decided",
-		long: `
-Ab compares the benchmarks of two versions of a module and says, for each,
-whether the new version is slower, faster, unchanged (the whole confidence
-interval within ±threshold), or whether the data cannot tell
-(inconclusive, with the smallest change they could have shown).
-
-The versions are git revisions (-old, and -new, by default the working
-tree), each built in a scratch checkout so that the working tree, index
-and branches are never touched; or two prebuilt test binaries (-old-bin,
--new-bin).
-
-The versions are measured interleaved: each round runs, for every
-undecided benchmark in a random order, one process of the old version and
-one of the new, back to back, in a random order. The ratio new/old is the
-geometric mean of the rounds' ratios, with a bootstrap interval over
-rounds, so that the machine's drift between rounds cancels. Processes run
-at this machine's GOMAXPROCS (b.RunParallel benchmarks included), one
-warm-up and -mi measured iterations each, every iteration doing the same
-work on both sides (calibrated to about -iter). Processes are short on
-purpose: two processes differ more than the iterations within one, so
-many short rounds give a narrower interval than a few long ones in the
-same time.
-
-A benchmark stops when its verdict is decided. It is analysed after 10,
-15, 23, 35, 53, 80, 120 and 200 rounds (from -min-rounds to
--max-rounds, each look about 1.5 times the one before); the error rate
--alpha is spent equally over the looks, so that stopping early keeps it:
-an unchanged benchmark is reported slower or faster with probability at
-most -alpha. The session ends when the next round would not fit in its
-budget: -budget, or by default 10s per benchmark (-budget-per-benchmark),
-about 40% of what 'go test -count 10' takes for both versions; benchmarks
-decided early leave their time to the others. What is undecided then is
-inconclusive.
-
-Every process's iterations are stored when it ends, as one run in the
-result database whose measurements carry their version; 'mbench compare
-RUN' analyses a stored session again (also an interrupted one), and
--resume RUN goes on with an interrupted session.
-
-B/op and allocs/op are compared beside time (-benchmem, on by default);
-any change in allocs/op is reported. With -fail, the exit status is 3
-when a benchmark got slower or allocates more.
-
--parallel runs the two versions side by side instead, each pinned to its
-own CPU at GOMAXPROCS 1, every iteration of both started together ('mbench
-duet'; see 'mbench help duet'). -mi, -wi, -iter, -timeout, -max-rounds (its
-runs), -alpha, -threshold, -reps and -seed carry over when given; duet's
-defaults hold otherwise. Its figures are for GOMAXPROCS 1: a change
-measured there can be smaller or larger than at this machine's GOMAXPROCS
-(the garbage collector shares the one CPU), and b.RunParallel benchmarks
-run on one goroutine.
-`,
+		long: helpText("ab"),
 		setFlags: setABFlags,
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -83,6 +84,20 @@ func (e *findingsError) Error() string {
 		return "1 finding"
 	}
 	return fmt.Sprintf("%d findings", e.n)
+}
+
+// The help text of each command, `mbench help NAME`, is help/NAME.txt.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// helpText returns the help text of command name.
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("mbench: no help text for " + name) // a build without help/NAME.txt
+	}
+	return string(b)
 }
 
 var commands []*command

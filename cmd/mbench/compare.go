@@ -15,43 +15,7 @@ func init() {
 		name:      "compare",
 		usageLine: "[flags] OLD NEW | SESSION",
 		short:     "detect changes between two result sets",
-		long: `
-Compare reports, for every benchmark measured in both OLD and NEW, the centre
-of each side (mean, or median with -stat median), the relative change
-new/old - 1, its confidence interval, and one of four verdicts:
-
-	faster, slower   the interval excludes no change AND the change is
-	                 larger than -threshold (better, worse for other metrics)
-	no change        the whole interval lies within ±threshold
-	inconclusive     anything else; (±x%) is the smallest change the data
-	                 could have shown, the interval's larger half-width
-
-Allocation counts are exact, so -threshold does not apply to allocs/op:
-every change its interval shows is reported.
-
-OLD and NEW are result files — plain 'go test -bench' output, any file
-benchstat reads, or mbench's JSON Lines — or runs stored by 'mbench run',
-named by label, id, id prefix or "latest" (mbench compare main HEAD). Name
-them with label=path (old=main.txt) to label the columns. Benchmarks found on
-one side only are listed, not compared.
-
-The interval is a bootstrap of the ratio of the two centres. When both sides
-have several forks (processes), as 'mbench run' measures, a hierarchical
-bootstrap resamples forks, then iterations within forks. When a side comes
-from one process, as 'go test -count N' output does, successive iterations are
-not independent, so blocks of consecutive iterations are resampled and a
-warning says the interval cannot see the variance between processes.
-
-One input that holds two versions — a session of 'mbench ab', or an
-'mbench run' of two labelled binaries — is compared version against
-version. A session of 'mbench ab' (also an interrupted one) is analysed
-as ab analyses it: the processes of each round paired, at the error rate
-of one of its looks unless -alpha is given.
-
-The geomean row summarises the suite's overall change.
-
-Exit status is 0, or 3 when -fail is given and a benchmark got worse.
-`,
+		long: helpText("compare"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			opts := compare.DefaultOptions
 			fs.StringVar(&opts.Metric, "metric", opts.Metric, "compare `unit`: sec/op (or ns/op), B/op, allocs/op, or a custom unit")

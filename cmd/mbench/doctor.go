@@ -14,15 +14,7 @@ func init() {
 		name:      "doctor",
 		usageLine: "[test binaries]",
 		short:     "check the machine (and test binaries) for benchmarking",
-		long: `
-Doctor prints the platform mbench would record (OS, kernel, CPU model, cores,
-GOMAXPROCS, Go version, CPU frequency governor, load, commit) and the checks
-'mbench run' makes before it starts, with advice: a frequency governor other
-than "performance", other work keeping the CPUs busy (sampled for 250ms),
-and, for each test binary named,
-whether it was built with the race detector, coverage or optimisation
-disabled. It exits 0 when there is nothing to report and 1 otherwise.
-`,
+		long: helpText("doctor"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			return func(e *env, args []string) error {
 				wd, _ := os.Getwd()

@@ -13,27 +13,7 @@ func init() {
 		name:      "history",
 		usageLine: "[-bench regexp] [-format text|json|csv] [-db path] [RUN...]",
 		short:     "follow benchmarks across stored runs and find their steps",
-		long: `
-History shows each benchmark across the stored runs, one point per run (the
-mean of its measurement iterations and its 99% confidence interval), and the
-change points: runs where the benchmark stepped to another level and stayed.
-With no RUN every stored run is taken in order of start time; otherwise the
-runs named (id, id prefix, label or "latest"), in the order named.
-Benchmarks are listed in the order the runs first show them.
-
-Change points are found with E-Divisive means (Matteson & James 2014) as
-Apache Otava and MongoDB use it on performance histories: windows of
--window runs, each split tested with Student's t-test (or -permutations) at
--alpha, and only steps larger than -threshold reported, each with the ratio
-of the mean after to the mean before, its interval and p. A step needs
--min-runs runs on each side of it. A benchmark measured in one run is shown
-without changes.
-
--format json writes an array with an object per benchmark: pkg, name, unit,
-points (run, label, time, center, lo, hi) and changes (run, label, index,
-ratio, lo, hi, p); -format csv a row per point. Numbers without a value are
-null in JSON and empty in CSV.
-`,
+		long: helpText("history"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			opts := history.DefaultOptions
 			fs.Func("bench", "follow only benchmarks whose name matches `regexp`", func(s string) error {

@@ -14,47 +14,7 @@ func init() {
 		name:      "optimize",
 		usageLine: "[flags] RUN | -replay [-plan FILE] RUN...",
 		short:     "derive a minimal repetition plan per benchmark from one full run",
-		long: `
-Optimize takes one full run made with 'mbench run -levels S,I,D' (S suite
-runs × I forks per suite run × D iterations per fork) and, for each
-benchmark, simulates every smaller configuration from prefixes of its data:
-the first s suite runs, the first i forks of each, the first d iterations of
-each fork (µOpTime, Japke et al. 2025). It keeps the cheapest configuration
-whose stability metric is at most -threshold (ties: the lower metric), or the
-full one, flagged, when none is. The plan is written to -o, for
-'mbench run -plan'.
-
-The table gives per benchmark the chosen configuration, its metric, and its
-change rate |r_plan - r_full| / r_full, where r is the mean (the median for
-the rmad and rciw-median metrics); and, for comparison, the change rates of
-the paper's two baselines: the minimum configuration (1 suite run, 3 forks,
-1 iteration) and a random one. The totals give the time of the full run and
-of the plan (measurement iterations × iteration time) and the fraction of
-benchmarks within 1%, 3% and 5% of the full result.
-
-Only configurations with at least -min-forks processes (suite runs × forks,
-default 3, as the paper's published code counts) are considered: one
-process cannot show how much results vary between processes, and on
-go-toml plans of fewer processes missed more real changes. -min-forks 1
-follows the paper's text (at least three measurements of any kind).
-
-Metrics: cv (coefficient of variation), rmad (relative median absolute
-deviation), rciw-mean (relative width of the percentile-bootstrap interval of
-the mean), rciw-t (bootstrap-t interval of the mean), rciw-median (percentile
-interval of the median); intervals at -level with -reps replicates.
-
-With -replay, the arguments are full runs of successive versions of the
-suite (oldest first). For each pair of consecutive versions and each
-benchmark, a change is detected when the two versions' -level intervals of
-the mean do not overlap and the change is at least -min-change, once with
-all measurements (the full configuration, taken as the truth) and once with
-the plan's prefix; the report counts true and false positives and negatives
-and their rates (Japke et al. 2025 RQ4). Without -plan the plan is made from the
-first run.
-
-RUN is a stored run (label, id, id prefix or "latest") or a JSON Lines
-result file of mbench run.
-`,
+		long: helpText("optimize"),
 		setFlags: setOptimizeFlags,
 	})
 }

@@ -19,33 +19,7 @@ func init() {
 		name:      "plot",
 		usageLine: "-kind comparison|trace|scaling|history -o FILE.svg|FILE.png [flags] [inputs...]",
 		short:     "draw one figure as SVG or PNG",
-		long: `
-Plot draws one figure and writes it to the -o file, as SVG or PNG by its
-extension. The kinds and their inputs:
-
-	comparison   OLD NEW, or one input that holds two versions, as
-	             'mbench compare' takes them: the relative change of each
-	             benchmark with its interval, slowest first, the band of
-	             ±threshold shaded, verdicts by colour and marker shape
-	trace        RUN: every iteration of the first benchmark that -bench
-	             matches, fork after fork in run order, warm-up values
-	             open, a dashed cut where each fork's warm-up ended and a
-	             line where the stopping criterion fired
-	scaling      RUN: the first family of sub-benchmarks that -bench
-	             matches and that vary one numeric parameter (/n=1000,
-	             /size=4KiB), time against the parameter on log-log axes
-	             with error bars, one line per variant, with the slope
-	             of each line's fit and its interval
-	history      RUNS in time order, or none for every stored run: each
-	             benchmark that -bench matches across the runs, intervals
-	             as bands, change points marked, in small multiples
-
-Scaling and history draw time per op (sec/op).
-
-Inputs are result files or runs stored by 'mbench run', by label or id.
-The SVG fetches nothing, reads in light and dark colour schemes, and can be
-inlined in HTML; the PNG has twice the SVG's pixels each way.
-`,
+		long: helpText("plot"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			kind := fs.String("kind", "", "figure `kind`: comparison, trace, scaling or history")
 			out := fs.String("o", "", "output `file`, ending in .svg or .png")

@@ -16,28 +16,7 @@ func init() {
 		name:      "report",
 		usageLine: "[flags] [inputs...]",
 		short:     "write a self-contained HTML report of runs",
-		long: `
-Report writes one HTML file (-o, default mbench-reports.html) that needs no
-network to view: the comparison of two runs with its forest plot, each
-benchmark's distribution by fork and its trace across forks (warm-up and the
-fork at which the stopping criterion fired marked), the scaling of
-sub-benchmarks that vary a numeric parameter (/n=1000, /size=4KiB) on
-log-log axes with the slope of the fit, the history of a series of runs with
-its change points, and the platform each run was measured on. Each section
-has a stable anchor (#comparison, #scaling, #distributions, #traces,
-#history, #platform) and appears only when its data exist.
-
-Inputs are what 'mbench compare' takes: stored runs by label or id, result
-files, label=path. With none, the report shows the latest stored run, its
-comparison with the run before it, and the history of every stored run.
-With one, that run (or, for an A/B session or a run of two versions, the
-two versions compared, their samples paired in time); with two, their
-comparison too; with more, the last two compared and the history of all.
-
--format markdown writes the comparison tables and verdicts for a
-pull-request comment, and -format text the tables and scaling hints; both
-go to standard output unless -o is given.
-`,
+		long: helpText("report"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			opts := reports.Options{Compare: compare.DefaultOptions}
 			fs.Float64Var(&opts.Compare.Alpha, "alpha", opts.Compare.Alpha, "one minus the confidence `level` of the intervals")

@@ -17,42 +17,7 @@ func init() {
 		name:      "run",
 		usageLine: "[flags] [packages | label=path.test ...]",
 		short:     "run benchmarks until their results are stable",
-		long: `
-Run builds the test binary of each package (default ./...), discovers its
-benchmarks and sub-benchmarks, and measures each in several forks (fresh
-processes), interleaving benchmarks in a random order per suite run. It
-calibrates the operations per iteration once per benchmark so that every
-iteration lasts about -iter, then stops warm-up, and stops adding forks, as
-soon as the -criterion says the results are stable (dynamic reconfiguration),
-within the bounds -wi-min..-wi-max and -f-min..-f-max.
-
-Arguments are package patterns, as for go test, or prebuilt test binaries
-(label=path.test, or any path ending in .test).
-
-Two or more labelled binaries are versions of the code measured side by
-side in one run: 'mbench run old=old.test new=new.test' interleaves their
-benchmarks in every suite run, gives each measurement its binary's label as
-its version (in the database, -json and -o, where 'benchstat -col version'
-compares them), and prints one table per version. Labels must differ.
-
-Every iteration is stored as it finishes in the result database (-db), under
-a label (-label, default the git commit with -dirty when the tree has
-changes); 'mbench runs' lists stored runs and 'mbench compare' compares them
-by label. An interrupted run keeps every finished iteration.
-
-The summary on stdout gives, per benchmark, the mean and median, the 99%
-confidence interval of the mean (hierarchical bootstrap over forks and
-iterations), its relative width (RCIW), B/op and allocs/op with -benchmem,
-forks and iterations used, and why it stopped. Warnings about the machine,
-the build and implausible results go to stderr.
-
-Criteria: cv (coefficient of variation), rciw (relative width of a bootstrap
-confidence interval), kld (Kullback-Leibler similarity of distributions), and
-static (always the maximum configuration).
-
-Exit status is 0 when every benchmark ran, 1 when one failed or the run was
-interrupted.
-`,
+		long: helpText("run"),
 		setFlags: setRunFlags,
 	})
 }

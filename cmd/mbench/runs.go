@@ -16,14 +16,7 @@ func init() {
 		name:      "runs",
 		usageLine: "[-db path]",
 		short:     "list the runs in the result database",
-		long: `
-Runs lists the runs stored in the result database, newest first: id, label,
-commit, start time, duration, status (running; complete; interrupted when
-stopped, or killed on this host; failed), and how many benchmarks and
-measurements each holds. Refer to a run by its id, a unique id prefix, its
-label (the newest run with that label) or "latest" in 'mbench compare' and
-'mbench export'.
-`,
+		long: helpText("runs"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			db := fs.String("db", defaultDB, "result database `path`")
 			return func(e *env, args []string) error {
@@ -47,12 +40,7 @@ label (the newest run with that label) or "latest" in 'mbench compare' and
 		name:      "export",
 		usageLine: "[-db path] [-format text|json] [-warmup] [-o file] RUN",
 		short:     "write a stored run as a result file",
-		long: `
-Export writes a run from the result database in the Go benchmark format
-(text, readable by benchstat; measurement iterations only unless -warmup) or
-in mbench's lossless JSON Lines format (json). RUN is an id, a unique id
-prefix, a label or "latest".
-`,
+		long: helpText("export"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			db := fs.String("db", defaultDB, "result database `path`")
 			format := fs.String("format", "text", "`format`: text (Go benchmark format) or json (JSON Lines)")
