@@ -21,8 +21,8 @@ func init() {
 		name:      "ab",
 		usageLine: "-old REV [-new REV] [flags] [packages]",
 		short:     "compare two versions interleaved until each verdict is decided",
-		long: helpText("ab"),
-		setFlags: setABFlags,
+		long:      helpText("ab"),
+		setFlags:  setABFlags,
 	})
 }
 

@@ -15,7 +15,7 @@ func init() {
 		name:      "compare",
 		usageLine: "[flags] OLD NEW | SESSION",
 		short:     "detect changes between two result sets",
-		long: helpText("compare"),
+		long:      helpText("compare"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			opts := compare.DefaultOptions
 			fs.StringVar(&opts.Metric, "metric", opts.Metric, "compare `unit`: sec/op (or ns/op), B/op, allocs/op, or a custom unit")

@@ -14,7 +14,7 @@ func init() {
 		name:      "doctor",
 		usageLine: "[test binaries]",
 		short:     "check the machine (and test binaries) for benchmarking",
-		long: helpText("doctor"),
+		long:      helpText("doctor"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			return func(e *env, args []string) error {
 				wd, _ := os.Getwd()

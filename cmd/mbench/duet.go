@@ -14,8 +14,8 @@ func init() {
 		name:      "duet",
 		usageLine: "[flags] [packages]",
 		short:     "compare two versions by running them side by side",
-		long: helpText("duet"),
-		setFlags: setDuetFlags,
+		long:      helpText("duet"),
+		setFlags:  setDuetFlags,
 	})
 }
 

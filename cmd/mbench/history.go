@@ -13,7 +13,7 @@ func init() {
 		name:      "history",
 		usageLine: "[-bench regexp] [-format text|json|csv] [-db path] [RUN...]",
 		short:     "follow benchmarks across stored runs and find their steps",
-		long: helpText("history"),
+		long:      helpText("history"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			opts := history.DefaultOptions
 			fs.Func("bench", "follow only benchmarks whose name matches `regexp`", func(s string) error {

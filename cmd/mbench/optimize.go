@@ -14,8 +14,8 @@ func init() {
 		name:      "optimize",
 		usageLine: "[flags] RUN | -replay [-plan FILE] RUN...",
 		short:     "derive a minimal repetition plan per benchmark from one full run",
-		long: helpText("optimize"),
-		setFlags: setOptimizeFlags,
+		long:      helpText("optimize"),
+		setFlags:  setOptimizeFlags,
 	})
 }
 

@@ -19,7 +19,7 @@ func init() {
 		name:      "plot",
 		usageLine: "-kind comparison|trace|scaling|history -o FILE.svg|FILE.png [flags] [inputs...]",
 		short:     "draw one figure as SVG or PNG",
-		long: helpText("plot"),
+		long:      helpText("plot"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			kind := fs.String("kind", "", "figure `kind`: comparison, trace, scaling or history")
 			out := fs.String("o", "", "output `file`, ending in .svg or .png")

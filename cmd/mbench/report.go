@@ -16,7 +16,7 @@ func init() {
 		name:      "report",
 		usageLine: "[flags] [inputs...]",
 		short:     "write a self-contained HTML report of runs",
-		long: helpText("report"),
+		long:      helpText("report"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			opts := reports.Options{Compare: compare.DefaultOptions}
 			fs.Float64Var(&opts.Compare.Alpha, "alpha", opts.Compare.Alpha, "one minus the confidence `level` of the intervals")

@@ -17,8 +17,8 @@ func init() {
 		name:      "run",
 		usageLine: "[flags] [packages | label=path.test ...]",
 		short:     "run benchmarks until their results are stable",
-		long: helpText("run"),
-		setFlags: setRunFlags,
+		long:      helpText("run"),
+		setFlags:  setRunFlags,
 	})
 }
 

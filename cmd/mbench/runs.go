@@ -16,7 +16,7 @@ func init() {
 		name:      "runs",
 		usageLine: "[-db path]",
 		short:     "list the runs in the result database",
-		long: helpText("runs"),
+		long:      helpText("runs"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			db := fs.String("db", defaultDB, "result database `path`")
 			return func(e *env, args []string) error {
@@ -40,7 +40,7 @@ func init() {
 		name:      "export",
 		usageLine: "[-db path] [-format text|json] [-warmup] [-o file] RUN",
 		short:     "write a stored run as a result file",
-		long: helpText("export"),
+		long:      helpText("export"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			db := fs.String("db", defaultDB, "result database `path`")
 			format := fs.String("format", "text", "`format`: text (Go benchmark format) or json (JSON Lines)")

@@ -13,7 +13,7 @@ func init() {
 		name:      "vet",
 		usageLine: "[-json] [-fix] [-run [-confirmed]] [-only names] [packages]",
 		short:     "find benchmark mistakes that make results lie",
-		long: helpText("vet"),
+		long:      helpText("vet"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			jsonOut := fs.Bool("json", false, "print findings as JSON")
 			fix := fs.Bool("fix", false, "apply suggested fixes")
