@@ -29,6 +29,9 @@ type Options struct {
 	// Title heads the page; Build makes one from the runs' labels when it
 	// is empty.
 	Title string
+	// Only, when set, names the one section Build gathers, "scaling" or
+	// "history", for a report that draws a single figure (Report.Figure).
+	Only string
 }
 
 // A Report is what Build gathered; Write writes it.
@@ -156,17 +159,26 @@ func Build(runs []*bench.Run, opts Options) (*Report, error) {
 	if r.Title == "" {
 		r.Title = "mbench report: " + strings.Join(labels(r.Sides), " vs ")
 	}
-	if len(r.Sides) == 2 {
+	all := opts.Only == ""
+	if all && len(r.Sides) == 2 {
 		r.compare(opts.Compare)
 	}
-	r.benchmarks(opts.Compare.Seed)
-	if err := r.families(); err != nil {
-		return nil, err
+	if all {
+		r.benchmarks(opts.Compare.Seed)
 	}
-	if err := r.history(history); err != nil {
-		return nil, err
+	if all || opts.Only == "scaling" {
+		if err := r.families(); err != nil {
+			return nil, err
+		}
 	}
-	r.Platform = platform(r.Sides)
+	if all || opts.Only == "history" {
+		if err := r.history(history); err != nil {
+			return nil, err
+		}
+	}
+	if all {
+		r.Platform = platform(r.Sides)
+	}
 	return r, nil
 }
 

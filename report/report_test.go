@@ -365,3 +365,28 @@ func TestFormats(t *testing.T) {
 		t.Errorf("Write in an unknown format succeeded")
 	}
 }
+
+// TestOnly: a report built for one figure gathers that section alone.
+func TestOnly(t *testing.T) {
+	var runs []*bench.Run
+	for i := range 3 {
+		runs = append(runs, fixture(fmt.Sprintf("r%d", i), []string{"Sort/n=10", "Sort/n=100", "Sort/n=1000"}, 2, 0, 5, 1))
+	}
+	for _, only := range []string{"scaling", "history"} {
+		opts := testOpts
+		opts.Only = only
+		r, err := Build(runs, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Comparisons) != 0 || len(r.Benchmarks) != 0 || r.Platform != nil {
+			t.Errorf("Only %s: gathered a comparison, distributions or the platform too", only)
+		}
+		if (len(r.Families) > 0) != (only == "scaling") || (len(r.History) > 0) != (only == "history") {
+			t.Errorf("Only %s: %d families, %d series", only, len(r.Families), len(r.History))
+		}
+		if _, err := r.Figure(only, func(string) bool { return true }); err != nil {
+			t.Errorf("Only %s: %v", only, err)
+		}
+	}
+}

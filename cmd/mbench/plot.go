@@ -46,7 +46,7 @@ func init() {
 					return usagef("-bench: %v", err)
 				}
 				if *kind == "scaling" || *kind == "history" {
-					r, err := buildReport(e, *db, args, reports.Options{Compare: opts}, *kind == "history")
+					r, err := buildReport(e, *db, args, reports.Options{Compare: opts, Only: *kind}, *kind == "history")
 					if err != nil {
 						return err
 					}
