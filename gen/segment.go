@@ -1,0 +1,138 @@
+// Package gen generates benchmarks from marked code, after AutoJMH
+// (Rodriguez-Cancio, Combemale & Baudry, "Automatic Microbenchmark
+// Generation to Prevent Dead Code Elimination and Constant Folding",
+// ASE 2016): a `//mbench:bench NAME` comment before a statement, or in a
+// function's doc comment, marks a segment; mbench gen records the
+// segment's inputs while the package's tests run and writes a benchmark
+// that the compiler can neither delete nor fold, that restores the state
+// the segment mutates, and a test that checks the benchmark still does
+// what the program does.
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// A Segment is a marked piece of code: one statement (a block or a loop
+// included), or the whole body of a function.
+type Segment struct {
+	// Name is the NAME of the marker; the benchmark is BenchmarkNAME and
+	// its regression test TestMbenchNAME.
+	Name string
+
+	// Pos is the position of the marker.
+	Pos token.Position
+
+	// Pkg is the package holding the segment, loaded with syntax and
+	// types.
+	Pkg *packages.Package
+
+	// File is the file holding the segment.
+	File *ast.File
+
+	// Func is the function around the segment: an *ast.FuncDecl, or an
+	// *ast.FuncLit when the segment is inside a function literal.
+	Func ast.Node
+
+	// Whole reports whether the marker is in Func's doc comment: the
+	// segment is the whole function, its inputs are the receiver and the
+	// parameters, its outputs the results.
+	Whole bool
+
+	// Stmt is the marked statement; nil when Whole.
+	Stmt ast.Stmt
+
+	// Inputs are the variables the segment reads and does not define
+	// before reading them, in order of first use. Package-level variables
+	// and constants are not inputs: the generated code reads them where
+	// they are.
+	Inputs []Var
+
+	// Outputs are the variables the segment defines or changes whose
+	// values are used after it, or are never used at all (a result nobody
+	// reads), in order of definition; for a Whole segment, the results.
+	Outputs []Var
+
+	// Discards are expressions whose values the segment computes and
+	// drops (a call statement whose results are ignored, an assignment to
+	// the blank identifier); the generated code consumes them.
+	Discards []ast.Expr
+
+	// Reason says why no benchmark is generated; Accepted ("") when one
+	// is. Detail names the construct at fault, with its position.
+	Reason Reason
+	Detail string
+
+	// Sets is how many distinct input sets were recorded.
+	Sets int
+}
+
+// A Var is an input or output of a segment.
+type Var struct {
+	// Name is the variable's name in the segment; for an unnamed result
+	// of a Whole segment, "r0", "r1", ...
+	Name string
+
+	// Type is the variable's type.
+	Type types.Type
+
+	// Obj is the variable; nil for an unnamed result.
+	Obj *types.Var
+
+	// Mutated reports, for an input, that the segment changes state
+	// reachable from it (elements of a slice, entries of a map, fields
+	// through a pointer), so the benchmark restores that state before
+	// each invocation and the regression test checks it afterwards.
+	Mutated bool
+
+	// Sink reports, for an output, that the benchmark consumes it: the
+	// smallest set of outputs whose computation keeps every computation
+	// of the segment alive.
+	Sink bool
+}
+
+// A Reason says why a segment gets no benchmark. Paper-style counts per
+// reason come from Result.
+type Reason string
+
+const (
+	Accepted Reason = ""
+
+	// JumpsOut: a return, a break, continue or goto to a label or loop
+	// outside the segment.
+	JumpsOut Reason = "jumps out of the segment"
+
+	// RecoveredPanic: the segment may panic and the function around it
+	// recovers, so the panic is part of its control flow.
+	RecoveredPanic Reason = "panics to a recovering caller"
+
+	// Unrecordable: an input whose value cannot be recorded and restored:
+	// a channel, a function, an unsafe pointer, an interface, an OS handle
+	// (files, connections), or a type of another package with unexported
+	// fields.
+	Unrecordable Reason = "reads a value that cannot be recorded"
+
+	// TypeParam: an input whose type depends on a type parameter.
+	TypeParam Reason = "depends on a type parameter"
+
+	// WritesGlobal: the segment assigns a package-level variable or
+	// changes state reachable from one.
+	WritesGlobal Reason = "changes package-level state"
+
+	// Concurrent: the segment starts a goroutine, defers a call, or
+	// selects on channels.
+	Concurrent Reason = "starts goroutines or defers"
+
+	// NotReached: the package's tests never execute the segment.
+	NotReached Reason = "not reached by tests"
+
+	// NoCompile: the generated benchmark does not compile or fails go vet.
+	NoCompile Reason = "generated code does not compile"
+
+	// TestFails: the generated regression test fails.
+	TestFails Reason = "regression test fails"
+)
