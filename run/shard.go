@@ -136,6 +136,8 @@ type ShardPlan struct {
 	// Share is the shard's part of the suite's time in the basis, from 0
 	// to 1; by hash it is the shard's part of the keys.
 	Share float64
+
+	in map[bench.Key]bool // Keys as a set
 }
 
 // PlanShard takes shard s out of the suite's keys (in the order of
@@ -144,14 +146,18 @@ func PlanShard(suite []bench.Key, s Shard, b *Basis) *ShardPlan {
 	p := &ShardPlan{Shard: s, Suite: bench.SuiteID(suite), Basis: b}
 	part := Partition(suite, s.Count, b.Times)
 	p.Total = len(part)
+	p.in = make(map[bench.Key]bool)
+	seen := make(map[bench.Key]bool)
 	var mine, total time.Duration
 	for _, k := range suite {
-		if slices.Contains(p.Keys, k) {
+		if seen[k] {
 			continue
 		}
+		seen[k] = true
 		total += b.Times[k]
 		if part[k] == s.Index-1 {
 			p.Keys = append(p.Keys, k)
+			p.in[k] = true
 			mine += b.Times[k]
 		}
 	}
@@ -165,7 +171,7 @@ func PlanShard(suite []bench.Key, s Shard, b *Basis) *ShardPlan {
 }
 
 // Has reports whether the shard measures k.
-func (p *ShardPlan) Has(k bench.Key) bool { return slices.Contains(p.Keys, k) }
+func (p *ShardPlan) Has(k bench.Key) bool { return p.in[k] }
 
 // Settings are the run settings that record the shard (bench.SettingShard
 // and the two beside it).
@@ -181,6 +187,9 @@ func (p *ShardPlan) Settings() map[string]string {
 // planned 24% of the suite's time (basis: run 3f2a…)".
 func (p *ShardPlan) String() string {
 	head := fmt.Sprintf("shard %s: %d of %d benchmarks", p.Shard, len(p.Keys), p.Total)
+	if len(p.Keys) == 0 {
+		return head + ": more shards than benchmarks; the run records the shard and measures nothing"
+	}
 	if p.Basis.Times == nil {
 		return fmt.Sprintf("%s (by hash: %s)", head, p.Basis.Why)
 	}
@@ -190,8 +199,8 @@ func (p *ShardPlan) String() string {
 // A Basis is what a suite's partition is balanced by: the time each
 // benchmark took in stored runs, or, without Times, a stable hash.
 type Basis struct {
-	// Runs are the ids of the runs the times come from, sorted; File
-	// names a results file they come from instead.
+	// Runs are the ids of the runs the times come from, newest first;
+	// File names a results file they come from instead.
 	Runs []string
 	File string
 	// Label is the runs' label.
@@ -207,7 +216,7 @@ type Basis struct {
 }
 
 // ID identifies the basis in the run's settings (bench.SettingShardBasis):
-// the ids of its runs, comma-separated; for a file, "file:" and a hash of
+// the ids of its runs, sorted and comma-separated; for a file, "file:" and a hash of
 // the times it holds, which every machine computes alike; "hash" without
 // times.
 func (b *Basis) ID() string {
@@ -215,7 +224,7 @@ func (b *Basis) ID() string {
 	case b.Times == nil:
 		return bench.ShardBasisHash
 	case len(b.Runs) > 0:
-		return strings.Join(b.Runs, ",")
+		return strings.Join(slices.Sorted(slices.Values(b.Runs)), ",")
 	}
 	keys := make([]bench.Key, 0, len(b.Times))
 	for k := range b.Times {
@@ -276,4 +285,20 @@ func Times(r *bench.Run) map[bench.Key]time.Duration {
 		times[m.Key] += time.Duration(math.Min(d, maxIteration) * 1e9)
 	}
 	return times
+}
+
+// shard keeps of the prepared targets those of the job's shard.
+func (p *Prepared) shard() error {
+	j := &p.Job
+	if j.Shard.Whole() {
+		return nil
+	}
+	suite := keysOf(p.Targets)
+	b, err := FindBasis(j.ShardRuns, j.ShardBasis, suite, j.Label)
+	if err != nil {
+		return err
+	}
+	p.Shard = PlanShard(suite, j.Shard, b)
+	p.Targets = slices.DeleteFunc(p.Targets, func(t Target) bool { return !p.Shard.Has(t.Key) })
+	return nil
 }
