@@ -417,3 +417,57 @@ func TestGatherUnknown(t *testing.T) {
 		t.Errorf("LoadRef of an unknown label: %v", err)
 	}
 }
+
+func TestGatherBadShardSetting(t *testing.T) {
+	s, _ := openTemp(t)
+	a := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), settings: map[string]string{settingShard: "3/2"}})
+	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), at: 1})
+	_, ws, err := s.Gather("L")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings(t, ws, fmt.Sprintf(`run %s under label L: setting shard="3/2" is not i/n; gathered as a whole suite`, a))
+}
+
+func TestGroupRuns(t *testing.T) {
+	infos := []RunInfo{
+		{ID: "1", Label: "a", Commit: "c1"},
+		{ID: "2"},
+		{ID: "3", Label: "a", Commit: "c1"},
+		{ID: "4"},
+		{ID: "5", Label: "a", Commit: "c1", Dirty: true},
+		{ID: "6", Label: "b", Commit: "c1"},
+		{ID: "7", Label: "a", Commit: "c2"},
+	}
+	var got [][]string
+	for _, g := range GroupRuns(infos) {
+		var ids []string
+		for _, ri := range g {
+			ids = append(ids, ri.ID)
+		}
+		got = append(got, ids)
+	}
+	want := [][]string{{"1", "3"}, {"2"}, {"4"}, {"5"}, {"6"}, {"7"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("GroupRuns = %v, want %v", got, want)
+	}
+}
+
+func TestLoadInputsGathers(t *testing.T) {
+	s, path := openTemp(t)
+	put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "1/2", basis: "hash", suite: "4:x", planned: names(0, 2)})
+	put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "2/2", basis: "hash", suite: "4:x", planned: names(2, 4), at: 1})
+	put(t, s, stored{label: "M", commit: "c1", instance: "ci", shard: "1/2", basis: "hash", suite: "4:x", planned: names(0, 2), at: 2})
+	ins, err := bench.ParseInputs([]string{"L", "M"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, ws, err := LoadInputs(path, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings(t, ws, "label M: shard 2/2 missing: 2 of 4 benchmarks not measured")
+	if len(runs) != 2 || len(measuredKeys(runs[0])) != 4 || len(measuredKeys(runs[1])) != 2 {
+		t.Errorf("loaded %d runs", len(runs))
+	}
+}
