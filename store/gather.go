@@ -284,6 +284,14 @@ func merge(parts []*part) (*bench.Run, []error, error) {
 	if len(kept) == 1 {
 		return kept[0].run, warnings, nil
 	}
+	if newest := kept[len(kept)-1]; newest.info.Dirty {
+		var ids []string
+		for _, p := range kept {
+			ids = append(ids, p.info.ID)
+		}
+		warnings = append(warnings, fmt.Errorf("runs %s under label %s measured a tree with uncommitted changes (%s): they may have measured different code",
+			strings.Join(ids, ", "), label, commitName(newest.info)))
+	}
 	for _, p := range kept {
 		if p.info.Status == StatusComplete {
 			continue

@@ -14,6 +14,7 @@ import (
 // A stored describes a run for the gathering tests.
 type stored struct {
 	label, commit, instance string
+	dirty                   bool
 	// shard, basis and suite are the shard settings, "" for none.
 	shard, basis, suite string
 	// planned are the benchmarks the run set out to measure, measured
@@ -50,7 +51,7 @@ func names(from, to int) []string {
 // measurement iterations per benchmark and version, and returns its id.
 func put(t *testing.T, s *Store, sp stored) string {
 	t.Helper()
-	r := &bench.Run{Label: sp.label, Commit: sp.commit, Start: t0.Add(time.Duration(sp.at) * time.Minute),
+	r := &bench.Run{Label: sp.label, Commit: sp.commit, Dirty: sp.dirty, Start: t0.Add(time.Duration(sp.at) * time.Minute),
 		Platform: bench.Platform{Toolchain: "go1.26.0", GOOS: "linux", GOARCH: "amd64", CPU: "Xeon", CPUs: 8,
 			Host: "host-" + sp.instance, Instance: sp.instance},
 		Benchmarks: benchKeys(sp.planned...),
@@ -469,5 +470,21 @@ func TestLoadInputsGathers(t *testing.T) {
 	wantWarnings(t, ws, "label M: shard 2/2 missing: 2 of 4 benchmarks not measured")
 	if len(runs) != 2 || len(measuredKeys(runs[0])) != 4 || len(measuredKeys(runs[1])) != 2 {
 		t.Errorf("loaded %d runs", len(runs))
+	}
+}
+
+func TestGatherDirty(t *testing.T) {
+	s, _ := openTemp(t)
+	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), at: -1})
+	a := put(t, s, stored{label: "L", commit: "c1", dirty: true, instance: "a", planned: names(0, 2)})
+	b := put(t, s, stored{label: "L", commit: "c1", dirty: true, instance: "a", planned: names(0, 2), at: 1})
+	r, ws, err := s.Gather("L")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings(t, ws, "left out run",
+		fmt.Sprintf("runs %s, %s under label L measured a tree with uncommitted changes (c1-dirty): they may have measured different code", a, b))
+	if !r.Dirty || len(r.Measurements) != 2*8*2 {
+		t.Errorf("dirty %v, %d measurements", r.Dirty, len(r.Measurements))
 	}
 }
