@@ -177,6 +177,7 @@ func TestGolden(t *testing.T) {
 		g.check("ab/missing-binary", exitError, "ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "nope.test")
 		g.check("ab/no-match", exitError, append(ab, "-bench", "Nothing")...)
 	})
+	t.Run("gather", func(t *testing.T) { gatherGolden(t, bins) })
 	t.Run("duet", func(t *testing.T) {
 		if !twoCPUs() {
 			t.Skip("duet runs on CPUs 0 and 1; this machine has no CPU 1")
