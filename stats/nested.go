@@ -75,7 +75,9 @@ func (b Bootstrap) Nested(data [][][]float64, s Stat, r *rand.Rand) Interval {
 // callers already widen that by forks. Otherwise the interval is widened by
 // ExpandDF with the Welch–Satterthwaite combination of the two sides'
 // NestedDF (variances of the log means, as WelchDF combines them) and
-// min(df_num, df_den)+1 units. Lo and Hi are NaN under the conditions of
+// min(df_num, df_den)+1 units. When both sides have several instances, one
+// preliminary test on the two sides' mean squares pooled decides for both
+// whether instances differ: both versions ran on machines of one kind. Lo and Hi are NaN under the conditions of
 // Nested for either side, or if a replicate is 0/0. It panics on an invalid
 // Bootstrap, Stat, or nil r.
 func (b Bootstrap) NestedRatio(num, den [][][]float64, s Stat, r *rand.Rand) Interval {
@@ -98,8 +100,7 @@ func (b Bootstrap) NestedRatio(num, den [][][]float64, s Stat, r *rand.Rand) Int
 	if kn < 2 && kd < 2 {
 		return iv
 	}
-	vn, dfn := NestedDF(num)
-	vd, dfd := NestedDF(den)
+	vn, dfn, vd, dfd := ratioDF(num, den)
 	df := dfn + dfd
 	if vn+vd > 0 {
 		df = (vn + vd) * (vn + vd) / (vn*vn/dfn + vd*vd/dfd)
@@ -135,22 +136,40 @@ func (b Bootstrap) NestedRatio(num, den [][][]float64, s Stat, r *rand.Rand) Int
 // with F_1 − 1. Both are NaN when a fork mean is not positive or there are
 // too few forks for a variance.
 func NestedDF(data [][][]float64) (v, df float64) {
-	k := len(data)
-	if k == 0 {
+	ms, ok := meanSquares(data)
+	if !ok {
 		return math.NaN(), math.NaN()
 	}
+	return ms.split(ms.k > 1 && ms.differ())
+}
+
+// nestedMS holds the mean squares of NestedDF for one set of instances.
+type nestedMS struct {
+	k      int     // instances
+	sb, sw float64 // s²_b (NaN for one instance), s²_w (NaN when df_w = 0)
+	h      float64 // mean of 1/F_k
+	dfw    int     // Σ (F_k − 1)
+}
+
+// meanSquares returns the mean squares of the log fork means of data. It
+// reports false for no instance, an instance without forks, a fork mean
+// that is not positive, or a single instance with a single fork.
+func meanSquares(data [][][]float64) (nestedMS, bool) {
+	ms := nestedMS{k: len(data), sb: math.NaN(), sw: math.NaN()}
+	if ms.k == 0 {
+		return ms, false
+	}
 	var means []float64
-	var ss, h float64
-	dfw := 0
+	var ss float64
 	for _, inst := range data {
 		if len(inst) == 0 {
-			return math.NaN(), math.NaN()
+			return ms, false
 		}
 		ys := make([]float64, len(inst))
 		for j, f := range inst {
 			m := Mean(f)
 			if !(m > 0) {
-				return math.NaN(), math.NaN()
+				return ms, false
 			}
 			ys[j] = math.Log(m)
 		}
@@ -158,35 +177,52 @@ func NestedDF(data [][][]float64) (v, df float64) {
 		for _, y := range ys {
 			ss += (y - mk) * (y - mk)
 		}
-		dfw += len(ys) - 1
-		h += 1 / float64(len(ys))
+		ms.dfw += len(ys) - 1
+		ms.h += 1 / float64(len(ys))
 		means = append(means, mk)
 	}
-	kf := float64(k)
-	h /= kf
-	if k == 1 {
-		if dfw < 1 {
-			return math.NaN(), math.NaN()
-		}
-		return ss / float64(dfw) / float64(len(data[0])), float64(dfw)
+	ms.h /= float64(ms.k)
+	if ms.dfw > 0 {
+		ms.sw = ss / float64(ms.dfw)
 	}
-	sb := variance(means)
-	if dfw == 0 {
-		return sb / kf, kf - 1
+	if ms.k > 1 {
+		ms.sb = variance(means)
 	}
-	sw := ss / float64(dfw)
+	return ms, ms.k > 1 || ms.dfw > 0
+}
+
+// differ is the preliminary test of NestedDF: whether the instances differ
+// by more than their forks' noise explains.
+func (ms nestedMS) differ() bool {
+	return differ(ms.sb, ms.h*ms.sw, float64(ms.k-1), float64(ms.dfw))
+}
+
+// differ reports whether the between-instance mean square sb exceeds the
+// within-instance one sw (scaled to the instance means) at level
+// poolAlpha, with df1 and df2 degrees of freedom; true when there is no
+// within-instance estimate to pool with.
+func differ(sb, sw, df1, df2 float64) bool {
 	switch {
-	case sw == 0 && sb == 0:
-		return 0, kf - 1 + float64(dfw)
+	case df1 < 1:
+		return false
+	case df2 < 1:
+		return true
 	case sw == 0:
-		return sb / kf, kf - 1
+		return sb > 0
 	}
-	f := sb / (h * sw)
-	crit := distuv.F{D1: kf - 1, D2: float64(dfw)}.Quantile(1 - poolAlpha)
-	if f > crit {
-		return sb / kf, kf - 1
+	return sb/sw > distuv.F{D1: df1, D2: df2}.Quantile(1-poolAlpha)
+}
+
+// split returns v and df of NestedDF given the preliminary test's answer.
+func (ms nestedMS) split(differ bool) (v, df float64) {
+	kf := float64(ms.k)
+	switch {
+	case ms.k == 1:
+		return ms.h * ms.sw, float64(ms.dfw)
+	case differ || ms.dfw == 0:
+		return ms.sb / kf, kf - 1
 	}
-	return h * sw / kf, kf - 1 + float64(dfw)
+	return ms.h * ms.sw / kf, kf - 1 + float64(ms.dfw)
 }
 
 // poolAlpha is the level of NestedDF's preliminary test of whether
@@ -288,6 +324,43 @@ func (p *pool) nested(r *rand.Rand, m int) float64 {
 		}
 	}
 	return p.value()
+}
+
+// ratioDF returns NestedDF of each side of a ratio, with one preliminary
+// test for both when both have several instances: the two versions ran on
+// machines of one kind, whose variance is one, and a joint test keeps the
+// two sides from being judged differently by chance. Its mean squares are
+// the two sides' pooled by their degrees of freedom.
+func ratioDF(num, den [][][]float64) (vn, dfn, vd, dfd float64) {
+	mn, okn := meanSquares(num)
+	md, okd := meanSquares(den)
+	if !okn || !okd {
+		return math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	}
+	if mn.k < 2 || md.k < 2 {
+		vn, dfn = mn.split(mn.k > 1 && mn.differ())
+		vd, dfd = md.split(md.k > 1 && md.differ())
+		return vn, dfn, vd, dfd
+	}
+	b1, b2 := float64(mn.k-1), float64(md.k-1)
+	w1, w2 := float64(mn.dfw), float64(md.dfw)
+	sb := (b1*mn.sb + b2*md.sb) / (b1 + b2)
+	var sw float64
+	if w1+w2 > 0 {
+		sw = (w1*mn.h*zeroNaN(mn.sw) + w2*md.h*zeroNaN(md.sw)) / (w1 + w2)
+	}
+	d := differ(sb, sw, b1+b2, w1+w2)
+	vn, dfn = mn.split(d)
+	vd, dfd = md.split(d)
+	return vn, dfn, vd, dfd
+}
+
+// zeroNaN returns x, or 0 for NaN.
+func zeroNaN(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return x
 }
 
 // nestedStat returns stat of all values of data pooled (NaN if there are
