@@ -61,3 +61,23 @@ func TestStoreCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreachableStore checks that run and ab fail at once, naming the
+// server but not the password, when the PostgreSQL store cannot be
+// reached: before they build or measure anything (the package does not
+// exist, which would be the error otherwise).
+func TestUnreachableStore(t *testing.T) {
+	const url = "postgres://mbench:s3cret@127.0.0.1:1/results?connect_timeout=5"
+	for _, args := range [][]string{
+		{"run", "-db", url, "./nosuchpkg"},
+		{"ab", "-db", url, "-old", "HEAD~1", "./nosuchpkg"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := mbench(args, &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if code != exitError || !strings.Contains(out, "postgres://mbench@127.0.0.1:1/results: cannot connect") ||
+			strings.Contains(out, "s3cret") || strings.Contains(out, "nosuchpkg") {
+			t.Errorf("mbench %s: exit code %d, output:\n%s\nwant exit code %d and an error naming the server only", strings.Join(args, " "), code, out, exitError)
+		}
+	}
+}
