@@ -272,3 +272,76 @@ func TestFindEffects(t *testing.T) {
 		})
 	}
 }
+
+func TestFindAllLoops(t *testing.T) {
+	segs, err := findFixture(t, "ok", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range segs {
+		if s.Pkg.PkgPath != "example.com/ok/loops" {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s %s:%d %s", s.Name, filepath.Base(s.Pos.Filename), s.Pos.Line, s.Reason))
+	}
+	want := []string{
+		"Loop_init_7 a.go:7 changes package-level state",
+		"Loop_T_Sum_18 a.go:18 ",
+		"Loop_T_Sum_19 a.go:19 ",
+		"Loop_G_Len_32 a.go:32 depends on a type parameter",
+		// The loop is in a function literal of Lit.
+		"Loop_Lit_42 a.go:42 ",
+		// Another init, in another file: the name stays unique.
+		"Loop_init_6 b.go:6 changes package-level state",
+	}
+	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
+		t.Errorf("loops:\n%s\nwant:\n%s", g, w)
+	}
+	// Markers are not read, and the loops of every package are found.
+	names := map[string]bool{}
+	for _, s := range segs {
+		if names[s.Name] && s.Pkg.PkgPath == "example.com/ok/loops" {
+			t.Errorf("duplicate name %s", s.Name)
+		}
+		names[s.Name] = true
+	}
+	if !names["Loop_Sum_17"] || names["Sum"] {
+		t.Errorf("names in package seg: want Loop_Sum_17 and no Sum, got %v", names)
+	}
+}
+
+// TestFindAllLoopsSameLine checks that loops starting on one line get
+// distinct names, in code gofmt would not leave that way.
+func TestFindAllLoopsSameLine(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/line\n\ngo 1.26\n",
+		"a.go":   "package line\n\nfunc F() (s int) {\n\tfor range 2 { for range 3 { s++ } }\n\treturn\n}\n",
+		"b.go":   "package line\n\nfunc init() {\n\tfor range 2 {}\n}\n",
+		"c.go":   "package line\n\nfunc init() {\n\tfor range 2 {}\n}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	find := func() string {
+		segs, err := Find(context.Background(), FindOptions{Dir: dir, AllLoops: true, Env: fixtureEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range segs {
+			names = append(names, s.Name)
+		}
+		return strings.Join(names, " ")
+	}
+	got := find()
+	if want := "Loop_F_4 Loop_F_4_2 Loop_init_4 Loop_init_4_2"; got != want {
+		t.Errorf("names %s, want %s", got, want)
+	}
+	if again := find(); again != got {
+		t.Errorf("second run: %s, first %s", again, got)
+	}
+}
