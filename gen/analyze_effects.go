@@ -57,6 +57,26 @@ var readOnlyFuncs = map[string]bool{
 	"unicode/utf8.Valid": true,
 }
 
+// readOnlyTypes are types of the standard library whose methods only
+// read their receiver and arguments.
+var readOnlyTypes = map[string]bool{
+	"regexp.Regexp": true, "time.Duration": true, "time.Location": true, "time.Time": true,
+}
+
+// readOnlyMethod reports whether f is a method of readOnlyTypes.
+func readOnlyMethod(f *types.Func) bool {
+	recv := f.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && readOnlyTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+}
+
 // An ssaCache builds the SSA form of a package once, when a segment
 // calls a function of its package with a value it may change.
 type ssaCache struct {
@@ -404,7 +424,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
 	case *ast.SelectorExpr:
 		obj, _ = a.info.Uses[f.Sel].(*types.Func)
 		if sel := a.info.Selections[f]; sel != nil {
-			if sel.Kind() != types.MethodVal {
+			if sel.Kind() != types.MethodVal || obj == nil {
 				obj = nil // a field of function type, or a method expression
 			} else {
 				recv = f.X
@@ -433,7 +453,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
 		} else if !holdsPointers(a.info.TypeOf(arg)) {
 			continue
 		}
-		if obj != nil && readOnlyFuncs[funcName(obj)] {
+		if obj != nil && (readOnlyFuncs[funcName(obj)] || readOnlyMethod(obj)) {
 			continue
 		}
 		if fn != nil {

@@ -112,7 +112,8 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // (x[i] = , p.f = , m[k] = ), or passing it (or a value derived from it
 // that holds pointers) to a call that is not known to only read it.
 // Known readers are a few builtins (len, cap, ...), a short list of
-// standard library functions (bytes.Equal, slices.Contains, ...), and
+// standard library functions (bytes.Equal, slices.Contains, ...) and
+// types (the methods of regexp.Regexp, time.Time, ...), and
 // functions and methods of the segment's own package whose SSA form
 // (golang.org/x/tools/go/ssa) never stores through the parameter, passes
 // it to a call not known to only read it, or lets it escape. append,
@@ -177,6 +178,9 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	})
 	cache := &ssaCache{}
 	for _, s := range f.segs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		analyze(s, cache)
 	}
 	return f.segs, nil
