@@ -671,9 +671,16 @@ func (a *analyzer) isNamedResult(v *types.Var) bool {
 	return found
 }
 
-// discards sets the values the segment computes and drops: calls of
-// expression statements that have results, and right-hand sides
-// assigned to _.
+// isBlankIdent reports whether e is the blank identifier.
+func isBlankIdent(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// discards sets the values the segment computes and drops: the
+// expressions of expression statements that are calls with results,
+// right-hand sides assigned to _, and calls some of whose results are
+// assigned to _ (x, _ = f()).
 func (a *analyzer) discards() {
 	ast.Inspect(a.code, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -681,17 +688,20 @@ func (a *analyzer) discards() {
 			if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok {
 				if t := a.info.TypeOf(call); t != nil {
 					if tup, ok := t.(*types.Tuple); !ok || tup.Len() > 0 {
-						a.seg.Discards = append(a.seg.Discards, call)
+						a.seg.Discards = append(a.seg.Discards, n.X)
 					}
 				}
 			}
 		case *ast.AssignStmt:
 			if len(n.Lhs) == len(n.Rhs) {
 				for i, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
+					if isBlankIdent(l) {
 						a.seg.Discards = append(a.seg.Discards, n.Rhs[i])
 					}
 				}
+			} else if slices.ContainsFunc(n.Lhs, isBlankIdent) {
+				// x, _ = f(): the call's dropped results.
+				a.seg.Discards = append(a.seg.Discards, n.Rhs[0])
 			}
 		}
 		return true

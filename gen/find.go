@@ -90,8 +90,9 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // read nowhere at all (a result nobody reads; x += and x++ do not count
 // as reads of x), in order of first assignment.
 //
-// Discards are the calls of expression statements that have results and
-// the right-hand sides assigned to _.
+// Discards are the calls of expression statements that have results,
+// the right-hand sides assigned to _, and the calls some of whose
+// results are assigned to _.
 //
 // A whole-function segment's inputs are its receiver and parameters
 // (named "recv" and "p0", "p1", ... when unnamed or _) and its outputs

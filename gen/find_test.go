@@ -170,7 +170,7 @@ func TestFindAnalysis(t *testing.T) {
 		{"Both", "in: c bool, x int; out: x int+"},
 		{"InClosure", "in: xs []int, m int, k int; out: m int+"},
 		{"Nested", "in: xs []int, best int; out: best int+"},
-		{"Drop", "in: s string; out: n int+; discards: parse(s), math.Sqrt(float64(len(s)))"},
+		{"Drop", "in: s string; out: n int+; discards: parse(s), math.Sqrt(float64(len(s))), parse(s)"},
 		{"Decl", "in: a float64, b float64; out: h float64+"},
 		// p.X += d reads and changes p itself.
 		{"Move", "in: p example.com/ok/seg.Point, d float64; out: p example.com/ok/seg.Point+"},
@@ -246,7 +246,7 @@ func TestFindEffects(t *testing.T) {
 		{"Safe", "in: xs []int, i int; out: v int+; panics to a recovering caller (may panic at effects.go:218:6, recovered by the defer at effects.go:212:2)"},
 		{"Chan", "in: ch chan int; out: n int+; reads a value that cannot be recorded (input ch of type chan int: it holds a channel)"},
 		{"Func", "in: f func(int) int, x int; out: y int+; reads a value that cannot be recorded (input f of type func(int) int: it holds a function)"},
-		{"Reader", "in: r io.Reader*, buf []byte*; out: n int+; reads a value that cannot be recorded (input r of type io.Reader: it holds an interface)"},
+		{"Reader", "in: r io.Reader*, buf []byte*; out: n int+; discards: r.Read(buf); reads a value that cannot be recorded (input r of type io.Reader: it holds an interface)"},
 		{"File", "in: f *os.File*; out: n int+; reads a value that cannot be recorded (input f of type *os.File: it holds os.File, an operating system handle)"},
 		// The methods of time.Time only read (readOnlyTypes); the
 		// unexported fields of time.Time are what stops the segment.
