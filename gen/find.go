@@ -60,8 +60,9 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // a lower-case one) followed by letters, digits and _. With
 // opts.AllLoops, markers are not read: every for and range statement of
 // the non-test files, nested loops too, is a segment named
-// Loop_FUNC_LINE (Loop_TYPE_METHOD_LINE for a method; a suffix _2, _3,
-// ... separates loops starting on the same line).
+// Loop_FUNC_LINE (Loop_TYPE_METHOD_LINE for a method, Loop_VAR_LINE in
+// a function literal of a package-level variable; a suffix _2, _3, ...
+// separates loops starting on the same line).
 //
 // These are errors, all returned together (errors.Join), each starting
 // with file:line (relative to opts.Dir when the file is inside it): a
@@ -299,7 +300,7 @@ func isTestVariant(pkg *packages.Package) bool {
 // in its test files.
 func (f *finder) scan(pkg *packages.Package, allLoops bool) {
 	names := map[string]token.Position{}
-	used := map[string]int{}
+	used := map[string]bool{}
 	for _, file := range pkg.Syntax {
 		name := f.fset.File(file.Pos()).Name()
 		isTest := strings.HasSuffix(name, "_test.go")

@@ -299,6 +299,8 @@ func TestFindAllLoops(t *testing.T) {
 		"Loop_Lit_42 a.go:42 ",
 		// Another init, in another file: the name stays unique.
 		"Loop_init_6 b.go:6 changes package-level state",
+		// A loop in a function literal of a package-level variable.
+		"Loop_Each_13 b.go:13 ",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("loops:\n%s\nwant:\n%s", g, w)
