@@ -202,14 +202,15 @@ func TestFindErrors(t *testing.T) {
 	}
 	want := []string{
 		`broken/broken.go:5:9: cannot use "one" (untyped string constant) as int value in return statement`,
-		"markers/a.go:4: //mbench:bench TopLevel is not followed by a statement of a function",
-		"markers/a.go:9: //mbench:bench marker without NAME",
-		"markers/a.go:11: //mbench:bench lower: NAME must be an upper-case letter followed by letters, digits or _",
-		`markers/a.go:13: //mbench:bench Two: unexpected "Words" after NAME`,
-		"markers/a.go:17: //mbench:bench End is not followed by a statement of a function",
-		"markers/a.go:21: //mbench:bench Blank is not followed by a statement of a function",
-		"markers/a.go:26: //mbench:bench AfterBlank is not followed by a statement of a function",
-		"markers/b.go:5: duplicate NAME Dup in package example.com/bad/markers, first at markers/a.go:15",
+		"markers/a.go:6: //mbench:bench TopLevel is not followed by a statement of a function",
+		"markers/a.go:11: //mbench:bench marker without NAME",
+		"markers/a.go:13: //mbench:bench lower: NAME must be an upper-case letter followed by letters, digits or _",
+		`markers/a.go:15: //mbench:bench Two: unexpected "Words" after NAME`,
+		"markers/a.go:19: //mbench:bench End is not followed by a statement of a function",
+		"markers/a.go:23: //mbench:bench Blank is not followed by a statement of a function",
+		"markers/a.go:28: //mbench:bench AfterBlank is not followed by a statement of a function",
+		"markers/a.go:33: //mbench:bench NoBody: function nanotime has no body",
+		"markers/b.go:5: duplicate NAME Dup in package example.com/bad/markers, first at markers/a.go:17",
 		"markers/markers_test.go:6: //mbench:bench InTest in a _test.go file: mark code of the package's non-test files",
 	}
 	if got, w := err.Error(), strings.Join(want, "\n"); got != w {
@@ -237,13 +238,13 @@ func TestFindEffects(t *testing.T) {
 		{"Array", "in: a [3]int; out: a [3]int+"},
 		// Unexported fields of the segment's own package are recordable.
 		{"Own", "in: c example.com/ok/effects.counter; out: n int+"},
-		{"Return", "in: xs []int; out: ; jumps out of the segment (return at effects.go:142:4)"},
-		{"BreakOuter", "in: row []int, n int; out: n int+; jumps out of the segment (break outer at effects.go:156:5 to a label outside the segment)"},
+		{"Return", "in: xs []int; out: ; jumps out of the segment (return at effects.go:143:4)"},
+		{"BreakOuter", "in: row []int, n int; out: n int+; jumps out of the segment (break outer at effects.go:157:5 to a label outside the segment)"},
 		// Labels and loops inside the segment are fine.
 		{"BreakInner", "in: rows [][]int, n int; out: n int+"},
-		{"Continue", "in: x int; out: ; jumps out of the segment (continue at effects.go:189:4 leaves the segment)"},
-		{"Goto", "in: xs []int, n int; out: n int+; jumps out of the segment (goto done at effects.go:202:4 to a label outside the segment)"},
-		{"Safe", "in: xs []int, i int; out: v int+; panics to a recovering caller (may panic at effects.go:218:6, recovered by the defer at effects.go:212:2)"},
+		{"Continue", "in: x int; out: ; jumps out of the segment (continue at effects.go:190:4 leaves the segment)"},
+		{"Goto", "in: xs []int, n int; out: n int+; jumps out of the segment (goto done at effects.go:203:4 to a label outside the segment)"},
+		{"Safe", "in: xs []int, i int; out: v int+; panics to a recovering caller (may panic at effects.go:219:6, recovered by the defer at effects.go:213:2)"},
 		{"Chan", "in: ch chan int; out: n int+; reads a value that cannot be recorded (input ch of type chan int: it holds a channel)"},
 		{"Func", "in: f func(int) int, x int; out: y int+; reads a value that cannot be recorded (input f of type func(int) int: it holds a function)"},
 		{"Reader", "in: r io.Reader*, buf []byte*; out: n int+; discards: r.Read(buf); reads a value that cannot be recorded (input r of type io.Reader: it holds an interface)"},
@@ -251,14 +252,17 @@ func TestFindEffects(t *testing.T) {
 		// The methods of time.Time only read (readOnlyTypes); the
 		// unexported fields of time.Time are what stops the segment.
 		{"Time", "in: ts example.com/ok/effects.Times, s int64; out: s int64+; reads a value that cannot be recorded (input ts of type Times: it holds time.Time, a struct of another package with unexported fields)"},
-		{"Generic", "in: xs []T, s T; out: s T+; depends on a type parameter (generic function Generic at effects.go:268:1)"},
-		{"WholeGeneric", "in: x T; out: r0 T+; depends on a type parameter (generic function WholeGeneric at effects.go:280:1)"},
-		{"Global", "in: xs []int; out: ; changes package-level state (changes total at effects.go:286:3)"},
-		{"GlobalMap", "in: k string; out: ; changes package-level state (changes cache at effects.go:293:2)"},
-		{"GlobalAlias", "in: ; out: ; changes package-level state (changes last at effects.go:302:3)"},
-		{"Go", "in: xs []int; out: ; starts goroutines or defers (go statement at effects.go:309:2)"},
-		{"Defer", "in: xs []int*; out: ; starts goroutines or defers (defer statement at effects.go:316:2)"},
-		{"Send", "in: ch chan int, x int; out: ; starts goroutines or defers (channel send at effects.go:322:2)"},
+		{"Generic", "in: xs []T, s T; out: s T+; depends on a type parameter (generic function Generic at effects.go:269:1)"},
+		{"WholeGeneric", "in: x T; out: r0 T+; depends on a type parameter (generic function WholeGeneric at effects.go:281:1)"},
+		{"Global", "in: xs []int; out: ; changes package-level state (changes total at effects.go:287:3)"},
+		{"GlobalMap", "in: k string; out: ; changes package-level state (changes cache at effects.go:294:2)"},
+		{"GlobalAlias", "in: ; out: ; changes package-level state (changes last at effects.go:303:3)"},
+		{"Go", "in: xs []int; out: ; starts goroutines or defers (go statement at effects.go:310:2)"},
+		{"Defer", "in: xs []int*; out: ; starts goroutines or defers (defer statement at effects.go:317:2)"},
+		{"Send", "in: ch chan int, x int; out: ; starts goroutines or defers (channel send at effects.go:323:2)"},
+		{"Receive", "in: ch chan int; out: n int+; starts goroutines or defers (channel receive at effects.go:340:6)"},
+		{"Select", "in: a chan int, b chan int; out: n int+; starts goroutines or defers (select statement at effects.go:348:2)"},
+		{"Raw", "in: p unsafe.Pointer; out: n int+; reads a value that cannot be recorded (input p of type unsafe.Pointer: it holds an unsafe.Pointer)"},
 		// Outputs are recorded too: an error cannot be rebuilt.
 		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
 	} {
