@@ -24,8 +24,9 @@ import (
 //     literal that calls recover, or a function of the package that
 //     calls it, and the segment may panic: it calls panic or any other
 //     function, or holds an index, slice, type assertion or dereference.
-//   - WritesGlobal: the segment assigns a package-level variable or may
-//     change state reachable from one (see the rules of effects).
+//   - WritesGlobal: the segment assigns a package-level variable,
+//     stores through one, or passes one to a call certain to change it
+//     (see the rules in analyze_effects.go).
 //   - Unrecordable: an input or output (outputs are recorded too, for
 //     the regression test) has, or reaches through fields, elements,
 //     keys and pointers, a channel, function, interface or

@@ -130,8 +130,11 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // loop or label outside itself (JumpsOut); the function around it
 // defers a call of recover and the segment may panic: it calls panic or
 // any function, or indexes, slices, asserts or dereferences
-// (RecoveredPanic); it assigns a package-level variable or may change
-// state reachable from one, by the rules of mutation (WritesGlobal); an
+// (RecoveredPanic); it assigns a package-level variable or stores
+// through one (or a local variable derived from one), or passes one to
+// a call certain to change it: append, copy, delete, clear, a sort of
+// sort or slices, a method with a pointer receiver, a function of the
+// package that does not only read it (WritesGlobal); an
 // input or output is, or reaches through fields, elements and pointers,
 // a channel, function, interface or unsafe.Pointer, a type of os, net,
 // syscall or os/exec, or a struct of another package with unexported

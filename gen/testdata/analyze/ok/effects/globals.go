@@ -1,0 +1,44 @@
+package effects
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+var table = []int{3, 1, 2}
+
+var sb strings.Builder
+
+// GlobalRead reads package-level tables through calls that only read
+// them.
+func GlobalRead(s string) int {
+	n := 0
+	//mbench:bench GlobalRead
+	for _, r := range s {
+		if unicode.Is(unicode.Latin, r) {
+			n += sumOf(table)
+		}
+	}
+	return n
+}
+
+// GlobalSort sorts a package-level slice.
+func GlobalSort() {
+	//mbench:bench GlobalSort
+	sort.Ints(table)
+}
+
+// GlobalMethod calls a method with a pointer receiver on a
+// package-level variable.
+func GlobalMethod(s string) {
+	//mbench:bench GlobalMethod
+	sb.WriteString(s)
+}
+
+// GlobalWriter passes a package-level slice to a function of the
+// package that writes it.
+func GlobalWriter() {
+	//mbench:bench GlobalWriter
+	zero(table)
+}
