@@ -29,7 +29,7 @@ import (
 //     (see the rules in analyze_effects.go).
 //   - Unrecordable: an input or output (outputs are recorded too, for
 //     the regression test) has, or reaches through fields, elements,
-//     keys and pointers, a channel, function, interface or
+//     keys and pointers, a channel, function, interface, uintptr or
 //     unsafe.Pointer; a type of os, net, syscall or os/exec (a handle:
 //     *os.File, net.Conn, ...); or a struct type of another package
 //     with unexported fields (the recorder cannot set them; a struct of
@@ -311,8 +311,11 @@ func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) stri
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		if u.Kind() == types.UnsafePointer {
+		switch u.Kind() {
+		case types.UnsafePointer:
 			return "it holds an unsafe.Pointer"
+		case types.Uintptr:
+			return "it holds a uintptr, an address"
 		}
 	case *types.Chan:
 		return "it holds a channel"

@@ -123,22 +123,30 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // first argument.
 //
 // A segment gets a Reason, with a Detail naming the construct and its
-// position, and no benchmark when, in this order of checks: it is in a
-// generic function or a method of a generic type (TypeParam); it holds
-// go, defer, select, a channel send, receive or range (Concurrent); it
-// returns (except a whole function), or breaks, continues or jumps to a
-// loop or label outside itself (JumpsOut); the function around it
-// defers a call of recover and the segment may panic: it calls panic or
-// any function, or indexes, slices, asserts or dereferences
-// (RecoveredPanic); it assigns a package-level variable or stores
-// through one (or a local variable derived from one), or passes one to
-// a call certain to change it: append, copy, delete, clear, a sort of
-// sort or slices, a method with a pointer receiver, a function of the
-// package that does not only read it (WritesGlobal); an
-// input or output is, or reaches through fields, elements and pointers,
-// a channel, function, interface or unsafe.Pointer, a type of os, net,
-// syscall or os/exec, or a struct of another package with unexported
-// fields (Unrecordable).
+// position, and no benchmark when, checked in this order:
+//   - TypeParam: it is in a generic function or a method of a generic
+//     type;
+//   - Concurrent: it holds go, defer, select, a channel send, receive or
+//     range;
+//   - JumpsOut: it returns (except a whole function), or breaks,
+//     continues or jumps to a loop or label outside itself;
+//   - RecoveredPanic: the function around it defers a call of recover,
+//     and the segment calls panic or any function, or indexes, slices,
+//     asserts or dereferences;
+//   - WritesGlobal: it assigns a package-level variable, stores through
+//     one (or through a local variable derived from one), or passes one
+//     to a call certain to change it: append, copy, delete, clear, a sort
+//     of sort or slices, a method with a pointer receiver, a function of
+//     the package that does not only read it;
+//   - Unrecordable: an input or output is, or reaches through fields,
+//     elements and pointers, a channel, function, interface, uintptr or
+//     unsafe.Pointer (values that mean nothing in another process, or
+//     whose dynamic type a recording cannot rebuild), a type of os, net,
+//     syscall or os/exec (handles), or a struct of another package with
+//     unexported fields.
+//
+// The segment's inputs and outputs are filled in when it is rejected
+// too.
 func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	patterns := opts.Patterns
 	if len(patterns) == 0 {

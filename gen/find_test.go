@@ -270,6 +270,7 @@ func TestFindEffects(t *testing.T) {
 		{"Receive", "in: ch chan int; out: n int+; starts goroutines or defers (channel receive at effects.go:340:6)"},
 		{"Select", "in: a chan int, b chan int; out: n int+; starts goroutines or defers (select statement at effects.go:348:2)"},
 		{"Raw", "in: p unsafe.Pointer; out: n int+; reads a value that cannot be recorded (input p of type unsafe.Pointer: it holds an unsafe.Pointer)"},
+		{"Addr", "in: q uintptr; out: q uintptr+; reads a value that cannot be recorded (input q of type uintptr: it holds a uintptr, an address)"},
 		// Outputs are recorded too: an error cannot be rebuilt.
 		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
 	} {

@@ -42,3 +42,11 @@ func GlobalWriter() {
 	//mbench:bench GlobalWriter
 	zero(table)
 }
+
+// Addr reads a uintptr, an address the recorder refuses.
+func Addr(p uintptr) uintptr {
+	q := p
+	//mbench:bench Addr
+	q += 8
+	return q
+}
