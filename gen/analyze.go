@@ -151,7 +151,11 @@ func isLocal(v *types.Var) bool {
 // receiver and parameters, and the results.
 func (a *analyzer) wholeVars() {
 	fd := a.seg.Func.(*ast.FuncDecl)
-	sig := a.info.Defs[fd.Name].(*types.Func).Signature()
+	fn, ok := a.info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return // func _()
+	}
+	sig := fn.Signature()
 	if r := sig.Recv(); r != nil {
 		name := r.Name()
 		if name == "" || name == "_" {

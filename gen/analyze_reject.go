@@ -21,9 +21,10 @@ import (
 //     switch or select is outside the segment, or a labelled break,
 //     continue or goto whose label is outside it.
 //   - RecoveredPanic: the function around the segment defers a function
-//     literal that calls recover, or a function of the package that
-//     calls it, and the segment may panic: it calls panic or any other
-//     function, or holds an index, slice, type assertion or dereference.
+//     literal that calls recover, or a function or method of the package
+//     that calls it, and the segment may panic: it calls panic or any other
+//     function, or holds an index, slice, type assertion, dereference or
+//     integer division by a variable.
 //   - WritesGlobal: the segment assigns a package-level variable,
 //     stores through one, or passes one to a call certain to change it
 //     (see the rules in analyze_effects.go).
@@ -209,6 +210,21 @@ func (a *analyzer) recoveredPanic() (Reason, string) {
 			}
 		case *ast.TypeAssertExpr:
 			may = n.Pos()
+		case *ast.BinaryExpr:
+			// An integer division by a value that may be zero.
+			if n.Op == token.QUO || n.Op == token.REM {
+				t, ok := under(a.info.TypeOf(n)).(*types.Basic)
+				if tv := a.info.Types[n.Y]; ok && t.Info()&types.IsInteger != 0 && tv.Value == nil {
+					may = n.Pos()
+				}
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.QUO_ASSIGN || n.Tok == token.REM_ASSIGN {
+				t, ok := under(a.info.TypeOf(n.Lhs[0])).(*types.Basic)
+				if tv := a.info.Types[n.Rhs[0]]; ok && t.Info()&types.IsInteger != 0 && tv.Value == nil {
+					may = n.Pos()
+				}
+			}
 		}
 		return !may.IsValid()
 	})
@@ -219,7 +235,8 @@ func (a *analyzer) recoveredPanic() (Reason, string) {
 }
 
 // callsRecover reports whether the deferred call is a function literal
-// calling recover, or a function of the package whose body calls it.
+// calling recover, or a function or method of the package whose body
+// calls it.
 func (a *analyzer) callsRecover(call *ast.CallExpr) bool {
 	var body ast.Node
 	switch f := ast.Unparen(call.Fun).(type) {
@@ -227,6 +244,10 @@ func (a *analyzer) callsRecover(call *ast.CallExpr) bool {
 		body = f.Body
 	case *ast.Ident:
 		if fn, ok := a.info.Uses[f].(*types.Func); ok && fn.Pkg() == a.pkg {
+			body = a.funcBody(fn)
+		}
+	case *ast.SelectorExpr:
+		if fn, ok := a.info.Uses[f.Sel].(*types.Func); ok && fn.Pkg() == a.pkg {
 			body = a.funcBody(fn)
 		}
 	}

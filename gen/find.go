@@ -132,7 +132,7 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 //     continues or jumps to a loop or label outside itself;
 //   - RecoveredPanic: the function around it defers a call of recover,
 //     and the segment calls panic or any function, or indexes, slices,
-//     asserts or dereferences;
+//     asserts, dereferences or divides integers by a variable;
 //   - WritesGlobal: it assigns a package-level variable, stores through
 //     one (or through a local variable derived from one), or passes one
 //     to a call certain to change it: append, copy, delete, clear, a sort
@@ -164,7 +164,7 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
-	f := &finder{dir: opts.Dir, fset: cfg.Fset, seen: map[string]bool{}}
+	f := &finder{dir: opts.Dir, fset: cfg.Fset, seen: map[string]bool{}, files: map[string]bool{}}
 	if f.dir == "" {
 		f.dir = "."
 	}
@@ -201,11 +201,12 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 
 // A finder collects the segments and errors of the loaded packages.
 type finder struct {
-	dir  string // absolute; positions are shown relative to it
-	fset *token.FileSet
-	segs []*Segment
-	errs []posError
-	seen map[string]bool // errors and files already handled
+	dir   string // absolute; positions are shown relative to it
+	fset  *token.FileSet
+	segs  []*Segment
+	errs  []posError
+	seen  map[string]bool // errors already recorded
+	files map[string]bool // files already scanned
 }
 
 // A posError is an error at a position of a file.
@@ -315,13 +316,10 @@ func (f *finder) scan(pkg *packages.Package, allLoops bool) {
 	for _, file := range pkg.Syntax {
 		name := f.fset.File(file.Pos()).Name()
 		isTest := strings.HasSuffix(name, "_test.go")
-		if isTest != isTestVariant(pkg) && !isTest {
+		if !isTest && isTestVariant(pkg) || f.files[name] {
 			continue // a non-test file again in a test variant
 		}
-		if f.seen[name] {
-			continue
-		}
-		f.seen[name] = true
+		f.files[name] = true
 		if isTest {
 			if !allLoops {
 				f.testMarkers(file)

@@ -271,6 +271,8 @@ func TestFindEffects(t *testing.T) {
 		{"Select", "in: a chan int, b chan int; out: n int+; starts goroutines or defers (select statement at effects.go:348:2)"},
 		{"Raw", "in: p unsafe.Pointer; out: n int+; reads a value that cannot be recorded (input p of type unsafe.Pointer: it holds an unsafe.Pointer)"},
 		{"Addr", "in: q uintptr; out: q uintptr+; reads a value that cannot be recorded (input q of type uintptr: it holds a uintptr, an address)"},
+		// A deferred method of the package recovers; 100 / x may panic.
+		{"Guarded", "in: xs []int, n int; out: n int+; panics to a recovering caller (may panic at globals.go:69:8, recovered by the defer at globals.go:65:2)"},
 		// Outputs are recorded too: an error cannot be rebuilt.
 		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
 	} {
