@@ -144,6 +144,8 @@ func TestFindMarkers(t *testing.T) {
 		"Named seg.go:202 stmt",
 		"Handler seg.go:212 stmt in literal",
 		"Kinds seg.go:227 stmt",
+		"Fib seg.go:246 stmt",
+		"Overwritten seg.go:257 stmt",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("segments:\n%s\nwant:\n%s", g, w)
@@ -179,6 +181,11 @@ func TestFindAnalysis(t *testing.T) {
 		{"DivMod", "in: a int, b int; out: r0 int+, r1 int+"},
 		// A named result is read by the function's caller.
 		{"Named", "in: xs []int, n int; out: n int+"},
+		// b's final value depends on every assignment of a: b alone
+		// keeps both alive.
+		{"Fib", "in: n int, b int, a int; out: a int, b int+"},
+		// b depends on a's value before the segment, not on a = 7.
+		{"Overwritten", "in: a int; out: b int+, a int+"},
 		{"Handler", "in: xs []int, n int; out: n int+"},
 		// v is declared in the segment: its interface type is no input.
 		{"Kinds", "in: xs []int, n int; out: n int+"},
@@ -364,5 +371,21 @@ func TestFindAllLoopsSameLine(t *testing.T) {
 	}
 	if again := find(); again != got {
 		t.Errorf("second run: %s, first %s", again, got)
+	}
+}
+
+func TestFindBadPattern(t *testing.T) {
+	_, err := Find(context.Background(), FindOptions{
+		Dir:      filepath.Join("testdata", "analyze", "ok"),
+		Patterns: []string{"./nosuchdir"},
+		Env:      fixtureEnv,
+	})
+	if err == nil || !strings.Contains(err.Error(), "nosuchdir") {
+		t.Errorf("Find(./nosuchdir): error %v, want one naming the directory", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Find(ctx, FindOptions{Dir: filepath.Join("testdata", "analyze", "ok"), Env: fixtureEnv}); err == nil {
+		t.Errorf("Find with a cancelled context: no error")
 	}
 }

@@ -239,3 +239,25 @@ func Kinds(xs []int) int {
 	}
 	return n
 }
+
+// Fib has two outputs, each computed from the other's earlier value.
+func Fib(n int) (int, int) {
+	a, b := 0, 1
+	//mbench:bench Fib
+	for range n {
+		a, b = b, a+b
+	}
+	return a, b
+}
+
+// Overwritten reads a, then gives it a value nothing else reads.
+func Overwritten(x int) (int, int) {
+	a := x
+	var b int
+	//mbench:bench Overwritten
+	{
+		b = a * 2
+		a = 7
+	}
+	return a, b
+}
