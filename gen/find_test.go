@@ -280,6 +280,8 @@ func TestFindEffects(t *testing.T) {
 		{"Addr", "in: q uintptr; out: q uintptr+; reads a value that cannot be recorded (input q of type uintptr: it holds a uintptr, an address)"},
 		// A deferred method of the package recovers; 100 / x may panic.
 		{"Guarded", "in: xs []int, n int; out: n int+; panics to a recovering caller (may panic at globals.go:69:8, recovered by the defer at globals.go:65:2)"},
+		// keep lets a escape: a change; count only reads b, recursively.
+		{"Escape", "in: a []int*, b []int; out: n int+"},
 		// Outputs are recorded too: an error cannot be rebuilt.
 		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
 	} {

@@ -70,3 +70,26 @@ func Guarded(xs []int) int {
 	}
 	return n
 }
+
+var kept []int
+
+func keep(xs []int) { kept = xs }
+
+func count(xs []int, n int) int {
+	if n == 0 {
+		return 0
+	}
+	return len(xs) + count(xs, n-1)
+}
+
+// Escape passes a to a function that keeps it (a may be changed later)
+// and b to a recursive function that only reads it.
+func Escape(a, b []int) int {
+	n := 0
+	//mbench:bench Escape
+	{
+		keep(a)
+		n = count(b, 3)
+	}
+	return n
+}
