@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -121,12 +122,6 @@ func outerFunc(file *ast.File, fn ast.Node) ast.Node {
 
 // in reports whether pos is inside the segment.
 func (a *analyzer) in(pos token.Pos) bool { return a.lo <= pos && pos < a.hi }
-
-// position formats pos for a Detail.
-func (a *analyzer) position(pos token.Pos) string {
-	p := a.fset.Position(pos)
-	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
-}
 
 // localVar returns the local variable id denotes, or nil.
 func (a *analyzer) localVar(id *ast.Ident) *types.Var {
@@ -604,7 +599,7 @@ func (a *analyzer) outputs() {
 			cands = append(cands, v)
 		}
 	}
-	slices.SortStableFunc(cands, func(x, y *types.Var) int { return int(first[x]) - int(first[y]) })
+	slices.SortStableFunc(cands, func(x, y *types.Var) int { return cmp.Compare(first[x], first[y]) })
 
 	inside, outside := a.reads()
 	for _, v := range cands {
