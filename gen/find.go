@@ -62,14 +62,14 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // the non-test files, nested loops too, is a segment named
 // Loop_FUNC_LINE (Loop_TYPE_METHOD_LINE for a method, Loop_VAR_LINE in
 // a function literal of a package-level variable; a suffix _2, _3, ...
-// separates loops starting on the same line).
+// separates loops starting on the same line), whose Pos is the loop's.
 //
 // These are errors, all returned together (errors.Join), each starting
 // with file:line (relative to opts.Dir when the file is inside it): a
 // package that does not build (its type errors, test files included), a
 // marker without a valid NAME, a marker followed by no statement of a
-// function, a NAME used twice in one package, a marker in a _test.go
-// file. When the error is not nil, no segments are returned.
+// function, a marker on a function without a body, a NAME used twice in
+// one package, a marker in a _test.go file. When the error is not nil, no segments are returned.
 //
 // # Inputs and outputs
 //
