@@ -26,7 +26,7 @@ type cloner struct {
 }
 
 type sliceKey struct {
-	ptrKey
+	ref      ptrKey
 	len, cap int
 }
 
