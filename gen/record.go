@@ -12,6 +12,7 @@ import (
 	"go/types"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -167,9 +168,13 @@ func recordPackage(ctx context.Context, dir string, segs []*Segment, opts Record
 	}
 	var failed error
 	if runErr != nil {
+		var exit *exec.ExitError
+		if !errors.As(runErr, &exit) {
+			return fmt.Errorf("%s: cannot run go test: %v", pkg.PkgPath, runErr)
+		}
 		text := out.String()
-		if strings.Contains(text, "[build failed]") || strings.Contains(text, "[setup failed]") {
-			return fmt.Errorf("%s: the package instrumented for recording does not build: %v\n%s", pkg.PkgPath, runErr, tail(text, 40))
+		if !testsRan(text, pkg.PkgPath) {
+			return fmt.Errorf("%s: go test did not run the tests of the package instrumented for recording: %v\n%s", pkg.PkgPath, runErr, tail(text, 40))
 		}
 		failed = &TestsFailed{Pkg: pkg.PkgPath, Output: tail(text, 40)}
 	}
@@ -179,6 +184,21 @@ func recordPackage(ctx context.Context, dir string, segs []*Segment, opts Record
 		}
 	}
 	return failed
+}
+
+// testsRan reports whether go test's output says the test binary of
+// package path ran (passing, failing or crashing), rather than the
+// package failing to build or the go command failing to start.
+func testsRan(output, path string) bool {
+	for _, line := range strings.Split(output, "\n") {
+		for _, prefix := range []string{"ok  \t", "FAIL\t"} {
+			rest, ok := strings.CutPrefix(line, prefix+path+"\t")
+			if ok && !strings.Contains(rest, "[") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tail returns the last n lines of s.

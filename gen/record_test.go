@@ -228,3 +228,23 @@ func TestRecord(t *testing.T) {
 		t.Errorf("Scale vars\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantVars, "\n"))
 	}
 }
+
+func TestTestsRan(t *testing.T) {
+	tests := []struct {
+		out  string
+		want bool
+	}{
+		{"ok  \texample.com/p\t0.004s\n", true},
+		{"--- FAIL: TestX (0.00s)\nFAIL\nFAIL\texample.com/p\t0.005s\nFAIL\n", true},
+		{"panic: boom\n\ngoroutine 1 [running]:\nFAIL\texample.com/p\t0.010s\n", true},
+		{"# example.com/p\n./p.go:3:1: syntax error\nFAIL\texample.com/p [build failed]\n", false},
+		{"FAIL\texample.com/p [setup failed]\n", false},
+		{"go: cannot find main module\n", false},
+		{"ok  \texample.com/other\t0.004s\n", false},
+	}
+	for _, tt := range tests {
+		if got := testsRan(tt.out, "example.com/p"); got != tt.want {
+			t.Errorf("testsRan(%q) = %v, want %v", tt.out, got, tt.want)
+		}
+	}
+}

@@ -87,11 +87,13 @@ func (r *Recorder) Begin(inputs ...any) Call {
 	return Call{r: r, n: r.kept, inputs: enc}
 }
 
-// End records the outputs of the execution c began.
-func (c Call) End(outputs ...any) {
+// End records the outputs of the execution c began, and clears c: a
+// goto back over Begin must not end the same execution twice.
+func (c *Call) End(outputs ...any) {
 	if c.r == nil {
 		return
 	}
+	defer func() { *c = Call{} }()
 	b := []byte(`{"inputs":[`)
 	for i, in := range c.inputs {
 		if i > 0 {

@@ -54,9 +54,12 @@ func TestRecorderErrorsAndLimits(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(RecordDirEnv, dir)
 	r := &Recorder{Name: "F", Max: 5, MaxCalls: 3}
-	r.Begin(func() {}).End()
+	c := r.Begin(func() {})
+	c.End()
 	for i := 0; i < 10; i++ {
-		r.Begin(i).End(i)
+		c := r.Begin(i)
+		c.End(i)
+		c.End(-1) // ignored
 	}
 	got := readDir(t, filepath.Join(dir, "F"))
 	var names []string
@@ -83,7 +86,8 @@ func TestRecorderConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				r.Begin(i).End(i * i)
+				c := r.Begin(i)
+				c.End(i * i)
 			}
 		}()
 	}
