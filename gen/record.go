@@ -369,7 +369,7 @@ func fileExists(name string) bool {
 // recorderSource returns mbench_record.go for package pkgName: the codec's
 // recording code and one recorder per segment.
 func recorderSource(pkgName string, segs []*Segment, maxInputs int) ([]byte, error) {
-	src, err := renameCodec("mbenchRec", []string{"load.go", "file.go"}, true)
+	src, err := renameCodec("mbenchRec", []string{"load.go", "file.go"}, func(_, name string) string { return "mbenchRec" + name })
 	if err != nil {
 		return nil, err
 	}
