@@ -428,7 +428,12 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		_, outs := recordedVars(s)
 		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call))
 		insert(s.Stmt.Pos(), fmt.Sprintf("%s = mbenchRecSegments[%d].Begin(%s); ", call, i, varNames(s.Inputs)))
-		insert(s.Stmt.End(), fmt.Sprintf("; %s.End(%s)", call, varNames(outs)))
+		// A block's outputs may be declared in it: end it inside.
+		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok {
+			insert(b.Rbrace, fmt.Sprintf("%s.End(%s); ", call, varNames(outs)))
+		} else {
+			insert(s.Stmt.End(), fmt.Sprintf("; %s.End(%s)", call, varNames(outs)))
+		}
 	}
 	sort.SliceStable(edits, func(a, b int) bool { return edits[a].off < edits[b].off })
 	var out bytes.Buffer
@@ -446,6 +451,17 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		return nil, fmt.Errorf("instrumenting %s: %v", name, err)
 	}
 	return out.Bytes(), nil
+}
+
+// unlabel returns the statement s labels, or s.
+func unlabel(s ast.Stmt) ast.Stmt {
+	for {
+		l, ok := s.(*ast.LabeledStmt)
+		if !ok {
+			return s
+		}
+		s = l.Stmt
+	}
 }
 
 func funcBody(fn ast.Node) *ast.BlockStmt {

@@ -143,7 +143,7 @@ func TestRecord(t *testing.T) {
 	for name, s := range segs {
 		sets[name], reasons[name] = s.Sets, s.Reason
 	}
-	wantSets := map[string]int{"SumLoop": 4, "Median": 2, "Scale": 1, "Never": 0, "Double": 1, "InLiteral": 2}
+	wantSets := map[string]int{"SumLoop": 4, "Median": 2, "Scale": 1, "Never": 0, "Double": 1, "InLiteral": 2, "Positives": 1}
 	if !maps.Equal(sets, wantSets) {
 		t.Errorf("sets %v, want %v", sets, wantSets)
 	}
@@ -213,6 +213,12 @@ func TestRecord(t *testing.T) {
 		t.Errorf("Median output %v (%s), result %v", out, d, r0)
 	}
 
+	// An output declared inside a marked block is recorded inside it.
+	pos := loadRecorded(t, dir, "Positives")
+	if o := pos.Sets[0].Outputs; len(o) != 1 || o[0].Name != "n" || string(o[0].Value) != "2" {
+		t.Errorf("Positives outputs %+v, want n = 2", o)
+	}
+
 	scale := loadRecorded(t, dir, "Scale")
 	got := []string{}
 	for _, v := range append(scale.Sets[0].Inputs, scale.Sets[0].Outputs...) {
@@ -245,6 +251,49 @@ func TestTestsRan(t *testing.T) {
 	for _, tt := range tests {
 		if got := testsRan(tt.out, "example.com/p"); got != tt.want {
 			t.Errorf("testsRan(%q) = %v, want %v", tt.out, got, tt.want)
+		}
+	}
+}
+
+// TestInstrumentKeepsLines checks that the instrumented file keeps every
+// line where it was, so that positions in test failures stay right, and
+// shows how a statement segment and a whole function are instrumented.
+func TestInstrumentKeepsLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages with the go command")
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	found, err := Find(context.Background(), FindOptions{Dir: filepath.Join("testdata", "record"), Patterns: []string{"."}, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx []int
+	for i := range found {
+		idx = append(idx, i)
+	}
+	name := found[0].Pkg.Fset.File(found[0].Func.Pos()).Name()
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := instrumentFile(name, found, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := strings.Split(string(src), "\n"), strings.Split(string(got), "\n")
+	if len(before) != len(after) {
+		t.Fatalf("%d lines became %d", len(before), len(after))
+	}
+	for _, want := range []string{
+		"func Sum(xs []int) int { var mbenchRecC0 mbenchRecCall;",
+		"\tmbenchRecC0 = mbenchRecSegments[0].Begin(xs, total); for _, x := range xs {",
+		"\t}; mbenchRecC0.End(total)",
+		"func Median(xs []float64) (mbenchRecR0 float64) { mbenchRecC1 := mbenchRecSegments[1].Begin(xs); defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC1.End(mbenchRecR0) }();",
+		"func (p point) scale(k float64, mbenchRecP1 string) (mbenchRecR0 point) { mbenchRecC2 := mbenchRecSegments[2].Begin(p, k, mbenchRecP1); defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC2.End(mbenchRecR0) }();",
+		"\tmbenchRecC5.End(n); }",
+	} {
+		if !slices.Contains(after, want) {
+			t.Errorf("instrumented file lacks the line %q:\n%s", want, got)
 		}
 	}
 }
