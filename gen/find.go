@@ -60,8 +60,9 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // a lower-case one) followed by letters, digits and _. With
 // opts.AllLoops, markers are not read: every for and range statement of
 // the non-test files, nested loops too, is a segment named
-// Loop_FUNC_LINE (Loop_TYPE_METHOD_LINE for a method; a suffix _2, _3,
-// ... separates loops starting on the same line).
+// Loop_FUNC_LINE (Loop_TYPE_METHOD_LINE for a method, Loop_VAR_LINE in
+// a function literal of a package-level variable; a suffix _2, _3, ...
+// separates loops starting on the same line).
 //
 // These are errors, all returned together (errors.Join), each starting
 // with file:line (relative to opts.Dir when the file is inside it): a
@@ -90,12 +91,51 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // read nowhere at all (a result nobody reads; x += and x++ do not count
 // as reads of x), in order of first assignment.
 //
-// Discards are the calls of expression statements that have results and
-// the right-hand sides assigned to _.
+// Discards are the calls of expression statements that have results,
+// the right-hand sides assigned to _, and the calls some of whose
+// results are assigned to _.
 //
 // A whole-function segment's inputs are its receiver and parameters
 // (named "recv" and "p0", "p1", ... when unnamed or _) and its outputs
 // are its results (named "r0", "r1", ... when unnamed or _).
+//
+// # Sinks, mutation, rejection
+//
+// An output is a sink unless the final value of another sink depends
+// (through assignments and the conditions steering them, loops
+// included) on every assignment that may have given the output its
+// final value: consuming that sink keeps the output's computation
+// alive. Outputs are dropped in order of definition, so derived values
+// stay sinks (avg = sum / n keeps avg, drops sum and n). All results of a
+// whole function are sinks.
+//
+// An input is Mutated when the segment may change state reachable from
+// it: a store through it or through a local variable derived from it
+// (x[i] = , p.f = , m[k] = ), or passing it (or a value derived from it
+// that holds pointers) to a call that is not known to only read it.
+// Known readers are a few builtins (len, cap, ...), a short list of
+// standard library functions (bytes.Equal, slices.Contains, ...) and
+// types (the methods of regexp.Regexp, time.Time, ...), and
+// functions and methods of the segment's own package whose SSA form
+// (golang.org/x/tools/go/ssa) never stores through the parameter, passes
+// it to a call not known to only read it, or lets it escape. append,
+// copy, delete, clear and the sorts of sort and slices change their
+// first argument.
+//
+// A segment gets a Reason, with a Detail naming the construct and its
+// position, and no benchmark when, in this order of checks: it is in a
+// generic function or a method of a generic type (TypeParam); it holds
+// go, defer, select, a channel send, receive or range (Concurrent); it
+// returns (except a whole function), or breaks, continues or jumps to a
+// loop or label outside itself (JumpsOut); the function around it
+// defers a call of recover and the segment may panic: it calls panic or
+// any function, or indexes, slices, asserts or dereferences
+// (RecoveredPanic); it assigns a package-level variable or may change
+// state reachable from one, by the rules of mutation (WritesGlobal); an
+// input or output is, or reaches through fields, elements and pointers,
+// a channel, function, interface or unsafe.Pointer, a type of os, net,
+// syscall or os/exec, or a struct of another package with unexported
+// fields (Unrecordable).
 func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	patterns := opts.Patterns
 	if len(patterns) == 0 {
@@ -138,8 +178,12 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 			cmp.Compare(a.Pos.Line, b.Pos.Line),
 			cmp.Compare(a.Pos.Column, b.Pos.Column))
 	})
+	cache := &ssaCache{}
 	for _, s := range f.segs {
-		analyze(s)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		analyze(s, cache)
 	}
 	return f.segs, nil
 }
@@ -256,7 +300,7 @@ func isTestVariant(pkg *packages.Package) bool {
 // in its test files.
 func (f *finder) scan(pkg *packages.Package, allLoops bool) {
 	names := map[string]token.Position{}
-	used := map[string]int{}
+	used := map[string]bool{}
 	for _, file := range pkg.Syntax {
 		name := f.fset.File(file.Pos()).Name()
 		isTest := strings.HasSuffix(name, "_test.go")

@@ -205,3 +205,37 @@ func Named(xs []int) (n int) {
 	}
 	return
 }
+
+// Handler is a function literal at package level.
+var Handler = func(xs []int) int {
+	n := 0
+	//mbench:bench Handler
+	for _, x := range xs {
+		switch {
+		case x > 0:
+			n += x
+		default:
+			n--
+		}
+	}
+	return n
+}
+
+// Kinds switches on the type of a value the segment makes.
+func Kinds(xs []int) int {
+	n := 0
+	//mbench:bench Kinds
+	for i, x := range xs {
+		var v any = x
+		if i%2 == 0 {
+			v = float64(x)
+		}
+		switch t := v.(type) {
+		case int:
+			n += t
+		case float64:
+			n += int(t)
+		}
+	}
+	return n
+}
