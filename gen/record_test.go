@@ -288,7 +288,7 @@ func TestInstrumentKeepsLines(t *testing.T) {
 		"func Sum(xs []int) int { var mbenchRecC0 mbenchRecCall;",
 		"\tmbenchRecC0 = mbenchRecSegments[0].Begin(xs, total); for _, x := range xs {",
 		"\t}; mbenchRecC0.End(total)",
-		"func Median(xs []float64) (mbenchRecR0 float64) { mbenchRecC1 := mbenchRecSegments[1].Begin(xs); defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC1.End(mbenchRecR0) }();",
+		"func Median(xs []float64) (mbenchRecR0 float64) { mbenchRecC1 := mbenchRecSegments[1].Begin(xs); defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC1.End(mbenchRecR0, xs) }();",
 		"func (p point) scale(k float64, mbenchRecP1 string) (mbenchRecR0 point) { mbenchRecC2 := mbenchRecSegments[2].Begin(p, k, mbenchRecP1); defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC2.End(mbenchRecR0) }();",
 		"\tmbenchRecC5.End(n); }",
 	} {
