@@ -427,12 +427,13 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		body := funcBody(s.Func)
 		_, outs := recordedVars(s)
 		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call))
-		insert(s.Stmt.Pos(), fmt.Sprintf("%s = mbenchRecSegments[%d].Begin(%s); ", call, i, varNames(s.Inputs)))
+		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, varNames(s.Inputs)))
+		end := fmt.Sprintf("if %s.Recording() { %s.End(%s) }", call, call, varNames(outs))
 		// A block's outputs may be declared in it: end it inside.
 		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok {
-			insert(b.Rbrace, fmt.Sprintf("%s.End(%s); ", call, varNames(outs)))
+			insert(b.Rbrace, end+"; ")
 		} else {
-			insert(s.Stmt.End(), fmt.Sprintf("; %s.End(%s)", call, varNames(outs)))
+			insert(s.Stmt.End(), "; "+end)
 		}
 	}
 	sort.SliceStable(edits, func(a, b int) bool { return edits[a].off < edits[b].off })
@@ -571,7 +572,7 @@ func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recE
 		return nil, err
 	}
 	// The deferred call records only a return: a panic is passed on.
-	text := fmt.Sprintf(" %s := mbenchRecSegments[%d].Begin(%s); defer func() { if r := recover(); r != nil { panic(r) }; %s.End(%s) }();", call, i, in, call, out)
+	text := fmt.Sprintf(" if mbenchRecSegments[%d].Active() { if %s := mbenchRecSegments[%d].Begin(%s); %s.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; %s.End(%s) }() } };", i, call, i, in, call, call, out)
 	p := off(fd.Body.Lbrace + 1)
 	edits = append(edits, recEdit{p, p, text})
 	return edits, nil

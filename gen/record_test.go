@@ -286,11 +286,11 @@ func TestInstrumentKeepsLines(t *testing.T) {
 	}
 	for _, want := range []string{
 		"func Sum(xs []int) int { var mbenchRecC0 mbenchRecCall;",
-		"\tmbenchRecC0 = mbenchRecSegments[0].Begin(xs, total); for _, x := range xs {",
-		"\t}; mbenchRecC0.End(total)",
-		"func Median(xs []float64) (mbenchRecR0 float64) { mbenchRecC1 := mbenchRecSegments[1].Begin(xs); defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC1.End(mbenchRecR0, xs) }();",
-		"func (p point) scale(k float64, mbenchRecP1 string) (mbenchRecR0 point) { mbenchRecC2 := mbenchRecSegments[2].Begin(p, k, mbenchRecP1); defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC2.End(mbenchRecR0) }();",
-		"\tmbenchRecC5.End(n); }",
+		"\tif mbenchRecSegments[0].Active() { mbenchRecC0 = mbenchRecSegments[0].Begin(xs, total) }; for _, x := range xs {",
+		"\t}; if mbenchRecC0.Recording() { mbenchRecC0.End(total) }",
+		"func Median(xs []float64) (mbenchRecR0 float64) { if mbenchRecSegments[1].Active() { if mbenchRecC1 := mbenchRecSegments[1].Begin(xs); mbenchRecC1.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC1.End(mbenchRecR0, xs) }() } };",
+		"func (p point) scale(k float64, mbenchRecP1 string) (mbenchRecR0 point) { if mbenchRecSegments[2].Active() { if mbenchRecC2 := mbenchRecSegments[2].Begin(p, k, mbenchRecP1); mbenchRecC2.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC2.End(mbenchRecR0) }() } };",
+		"\tif mbenchRecC5.Recording() { mbenchRecC5.End(n) }; }",
 	} {
 		if !slices.Contains(after, want) {
 			t.Errorf("instrumented file lacks the line %q:\n%s", want, got)
