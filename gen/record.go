@@ -429,8 +429,8 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call))
 		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, varNames(s.Inputs)))
 		end := fmt.Sprintf("if %s.Recording() { %s.End(%s) }", call, call, varNames(outs))
-		// A block's outputs may be declared in it: end it inside.
-		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok {
+		// A block's outputs may be declared in it: then end it inside.
+		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok && declaredIn(outs, b) {
 			insert(b.Rbrace, end+"; ")
 		} else {
 			insert(s.Stmt.End(), "; "+end)
@@ -452,6 +452,16 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		return nil, fmt.Errorf("instrumenting %s: %v", name, err)
 	}
 	return out.Bytes(), nil
+}
+
+// declaredIn reports whether one of vars is declared inside b.
+func declaredIn(vars []Var, b *ast.BlockStmt) bool {
+	for _, v := range vars {
+		if v.Obj != nil && b.Pos() < v.Obj.Pos() && v.Obj.Pos() < b.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // unlabel returns the statement s labels, or s.
