@@ -63,8 +63,9 @@ func (e *TestsFailed) Error() string {
 
 // Record runs the tests of the packages holding the accepted segments of
 // segs, recording the segments' inputs and outputs, after AutoJMH's
-// "retrieving inputs for the payload" (Rodriguez-Cancio, Combemale &
-// Baudry, ASE 2016, §3.6).
+// retrieval of inputs for the payload (Rodriguez-Cancio, Combemale &
+// Baudry, "Automatic Microbenchmark Generation to Prevent Dead Code
+// Elimination and Constant Folding", ASE 2016, §3.6).
 //
 // The user's files are never modified: each package is instrumented
 // through go test -overlay. The overlay replaces each file holding a
