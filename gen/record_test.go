@@ -8,8 +8,10 @@ import (
 	"maps"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -219,6 +221,8 @@ func TestRecord(t *testing.T) {
 		t.Errorf("Positives outputs %+v, want n = 2", o)
 	}
 
+	replay(t, dir)
+
 	scale := loadRecorded(t, dir, "Scale")
 	got := []string{}
 	for _, v := range append(scale.Sets[0].Inputs, scale.Sets[0].Outputs...) {
@@ -295,5 +299,66 @@ func TestInstrumentKeepsLines(t *testing.T) {
 		if !slices.Contains(after, want) {
 			t.Errorf("instrumented file lacks the line %q:\n%s", want, got)
 		}
+	}
+}
+
+// replayTest is a test file, like the generated one, that loads the sets
+// Record wrote with the pasted support code and replays the segments.
+const replayTest = `
+func TestReplay(t *testing.T) {
+	for i, s := range mbenchLoad(t, "SumLoop") {
+		var xs []int
+		var total, want int
+		s.input(t, "xs", "[]int", &xs)
+		s.input(t, "total", "int", &total)
+		s.output(t, "total", "int", &want)
+		for _, x := range xs {
+			total += x
+		}
+		if !mbenchEqual(total, want) {
+			t.Errorf("SumLoop set %d: %s", i, mbenchDiff(total, want))
+		}
+	}
+	for i, s := range mbenchLoad(t, "Median") {
+		var xs, wantXs []float64
+		var want float64
+		s.input(t, "xs", "[]float64", &xs)
+		s.output(t, "r0", "float64", &want)
+		s.output(t, "xs", "[]float64", &wantXs)
+		if got := Median(xs); !mbenchEqual(got, want) || !mbenchEqual(xs, wantXs) {
+			t.Errorf("Median set %d: %s; %s", i, mbenchDiff(got, want), mbenchDiff(xs, wantXs))
+		}
+	}
+	for _, s := range mbenchLoad(t, "Scale") {
+		var p, want point
+		var k float64
+		var name string
+		s.input(t, "p", "point", &p)
+		s.input(t, "k", "float64", &k)
+		s.input(t, "p1", "string", &name)
+		s.output(t, "r0", "point", &want)
+		if got := p.scale(k, name); !mbenchEqual(got, want) || want.name != "p\xff" {
+			t.Errorf("Scale: %s, name %q", mbenchDiff(got, want), want.name)
+		}
+	}
+}
+`
+
+// replay has a test file holding the support code replay each set
+// recorded in dir and compare the outputs.
+func replay(t *testing.T, dir string) {
+	t.Helper()
+	decls, imports := supportSource()
+	var src strings.Builder
+	src.WriteString("package fixture\n\nimport (\n")
+	for _, p := range imports {
+		src.WriteString("\t" + strconv.Quote(p) + "\n")
+	}
+	src.WriteString(")\n\n" + decls + replayTest)
+	write(t, filepath.Join(dir, "mbench_gen_test.go"), src.String())
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestReplay$", ".")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("replaying the recorded sets: %v\n%s", err, out)
 	}
 }
