@@ -370,7 +370,9 @@ func fileExists(name string) bool {
 // recorderSource returns mbench_record.go for package pkgName: the codec's
 // recording code and one recorder per segment.
 func recorderSource(pkgName string, segs []*Segment, maxInputs int) ([]byte, error) {
-	src, err := renameCodec("mbenchRec", []string{"load.go", "file.go"}, func(_, name string) string { return "mbenchRec" + name })
+	// The recording code needs neither the loading nor the writing of
+	// recorded files.
+	src, err := renameCodec("mbenchRec", []string{"load.go", "file.go", "marshal.go"}, func(_, name string) string { return "mbenchRec" + name })
 	if err != nil {
 		return nil, err
 	}

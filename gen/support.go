@@ -35,8 +35,12 @@ func supportSource() (decls string, imports []string) {
 	return s.decls, s.imports
 }
 
+// notSupport are the codec's files generated tests do not need: the
+// recording code and the writing of recorded files.
+var notSupport = []string{"recorder.go", "marshal.go"}
+
 var support = sync.OnceValue(func() codecSource {
-	s, err := renameCodec("mbench", []string{"recorder.go"}, nil)
+	s, err := renameCodec("mbench", notSupport, nil)
 	if err != nil {
 		// The source is embedded and tested: this is a bug of mbench.
 		panic(err)
@@ -49,7 +53,7 @@ var support = sync.OnceValue(func() codecSource {
 // takes "sort"): names maps an import path to the name the file uses;
 // paths it lacks keep their package's name.
 func supportSourceNamed(names map[string]string) (decls string, imports []string) {
-	s, err := renameCodec("mbench", []string{"recorder.go"}, func(path, name string) string {
+	s, err := renameCodec("mbench", notSupport, func(path, name string) string {
 		if n, ok := names[path]; ok {
 			return n
 		}
