@@ -61,9 +61,9 @@ func put(t *testing.T, s *Store, sp stored) string {
 		r.Settings[k] = v
 	}
 	if sp.shard != "" {
-		r.Settings[settingShard] = sp.shard
-		r.Settings[settingShardBasis] = sp.basis
-		r.Settings[settingShardSuite] = sp.suite
+		r.Settings[bench.SettingShard] = sp.shard
+		r.Settings[bench.SettingShardBasis] = sp.basis
+		r.Settings[bench.SettingShardSuite] = sp.suite
 	}
 	id, err := s.CreateRun(r)
 	if err != nil {
@@ -172,7 +172,7 @@ func testGatherShards(t *testing.T, open opener) {
 		t.Errorf("metadata: id %s label %s commit %s instance %s cpu %s", r.ID, r.Label, r.Commit, r.Instance, r.CPU)
 	}
 	// The settings the shards share stay; the shard each claimed does not.
-	if want := map[string]string{"criterion": "rciw", settingShardBasis: "hash", settingShardSuite: suite}; !reflect.DeepEqual(r.Settings, want) {
+	if want := map[string]string{"criterion": "rciw", bench.SettingShardBasis: "hash", bench.SettingShardSuite: suite}; !reflect.DeepEqual(r.Settings, want) {
 		t.Errorf("settings = %v, want %v", r.Settings, want)
 	}
 	if len(r.Measurements) != 6*2*2*2 {
@@ -445,7 +445,7 @@ func TestGatherBadShardSetting(t *testing.T) { eachBackend(t, testGatherBadShard
 
 func testGatherBadShardSetting(t *testing.T, open opener) {
 	s, _ := open(t)
-	a := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), settings: map[string]string{settingShard: "3/2"}})
+	a := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), settings: map[string]string{bench.SettingShard: "3/2"}})
 	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), at: 1})
 	_, ws, err := s.Gather("L")
 	if err != nil {
