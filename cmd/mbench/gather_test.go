@@ -9,7 +9,8 @@ import (
 // every command that reads stored runs: two runs of disjoint parts of the
 // suite under label "parts" (as two CI jobs would measure it), two runs of
 // the same benchmark on instances a and b under label "fleet", and the
-// shards of -shard: complete, one measured twice, and some missing.
+// shards of -shard: complete, one measured twice, and some missing; and two
+// A/B sessions of one label.
 func gatherGolden(t *testing.T, bins fakes) {
 	g := newGolden(t, bins)
 	// Runs are of instance ci unless extra names another, so that no
@@ -49,4 +50,12 @@ func gatherGolden(t *testing.T, bins fakes) {
 	g.check("gather/export-duplicate-shard", exitOK, "export", "-db", "m.db", "sharded")
 	run("run-shard-1-of-3", "third", ".", "fake.test", "-shard", "1/3", "-shard-basis", "base")
 	g.check("gather/compare-missing-shards", exitOK, "compare", "-db", "m.db", "base", "third")
+
+	// Two A/B sessions of disjoint benchmarks under one label analyse as
+	// one, each round paired within its own session.
+	ab := []string{"ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-budget", "0", "-budget-per-benchmark", "0",
+		"-min-rounds", "3", "-max-rounds", "5", "-iter", "5ms", "-seed", "3", "-old-label", "before", "-new-label", "after", "-instance", "ci"}
+	g.check("gather/ab-sum", exitOK, append(ab, "-bench", "Sum")...)
+	g.check("gather/ab-join", exitOK, append(ab, "-bench", "Join")...)
+	g.check("gather/compare-ab", exitOK, "compare", "-db", "m.db", "before..after")
 }
