@@ -120,6 +120,7 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	if o.Verbose && o.Log != nil {
 		c.Log = o.Log
 	}
+	c.shardLog = o.Log
 	if c.OldLabel == "" {
 		c.OldLabel = old.Label
 	}
@@ -173,6 +174,7 @@ func (o *Options) Parallel(fs *flag.FlagSet) (ParallelConfig, compare.Options, e
 	c.OldLabel, c.NewLabel = ac.OldLabel, ac.NewLabel
 	c.Bench, c.Tags, c.GCFlags, c.CacheDir, c.Benchmem = ac.Bench, o.Tags, o.GCFlags, o.CacheDir, ac.Benchmem
 	c.Verbose, c.Platform, c.Instance = o.Verbose, o.Platform, ac.Instance
+	c.Shard, c.ShardBasis = ac.Shard, ac.ShardBasis
 	for _, s := range []struct {
 		flag string
 		set  func()

@@ -176,6 +176,11 @@ func TestGolden(t *testing.T) {
 		g.check("ab/parallel-min-rounds", exitUsage, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-min-rounds", "3")
 		g.check("ab/missing-binary", exitError, "ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "nope.test")
 		g.check("ab/no-match", exitError, append(ab, "-bench", "Nothing")...)
+		g.check("ab/shard-1", exitOK, append(ab, "-shard", "1/2", "-old-label", "old-shard")...)
+		g.check("ab/shard-2", exitOK, append(ab, "-shard", "2/2", "-old-label", "old-shard")...)
+		checkShards(t, "m.db", "old-shard..new.test", 2)
+		g.check("ab/shard-empty", exitOK, append(ab, "-shard", "8/8", "-old-label", "old-shard8")...)
+		g.check("ab/bad-shard", exitUsage, append(ab, "-shard", "3/2")...)
 	})
 	t.Run("duet", func(t *testing.T) {
 		if !twoCPUs() {
