@@ -198,6 +198,7 @@ func TestGolden(t *testing.T) {
 			}()
 		}
 	})
+	t.Run("gather", func(t *testing.T) { gatherGolden(t, bins) })
 	t.Run("duet", func(t *testing.T) {
 		if !twoCPUs() {
 			t.Skip("duet runs on CPUs 0 and 1; this machine has no CPU 1")

@@ -11,6 +11,7 @@ import (
 	"github.com/mbench/mbench/optimize"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stop"
+	"github.com/mbench/mbench/store"
 )
 
 func init() {
@@ -153,6 +154,8 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	switch {
 	case errors.Is(runErr, run.ErrInterrupted):
 		return fmt.Errorf("interrupted; every finished iteration is kept in run %s", prep.ID)
+	case errors.Is(runErr, store.ErrConnectionLost):
+		return fmt.Errorf("%w\nevery iteration before it is kept in run %s; run again when the server is back (or into a file with -db, then mbench store copy)", runErr, prep.ID)
 	case runErr != nil:
 		return runErr
 	case failed > 0:
