@@ -66,6 +66,9 @@ func (o *Options) Check() error {
 	case (o.OldBin == "") != (o.NewBin == ""):
 		return errors.New("-old-bin and -new-bin go together")
 	}
+	if err := checkShard(o.Shard, o.ShardBasis); err != nil {
+		return err
+	}
 	return o.Config.checkPlan()
 }
 

@@ -144,8 +144,10 @@ func (c *ParallelConfig) Check() error {
 		return errors.New("-metric-re applies to -cmd-old and -cmd-new")
 	case c.MetricRE != nil && c.MetricRE.NumSubexp() < 1:
 		return fmt.Errorf("-metric-re %q: want a submatch around the number, e.g. 'score: ([0-9.]+)'", c.MetricRE)
+	case c.CmdOld != "" && !c.Shard.Whole():
+		return errors.New("-shard splits benchmarks, not the commands of -cmd-old and -cmd-new")
 	}
-	return nil
+	return checkShard(c.Shard, c.ShardBasis)
 }
 
 // CheckMetric reports whether the session can measure unit: CPU times

@@ -2,6 +2,7 @@ package ab
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -98,4 +99,19 @@ func (s *ParallelSession) shard(targets []*parallelTarget, log io.Writer) ([]*pa
 		fmt.Fprintln(log, p)
 	}
 	return slices.DeleteFunc(targets, func(t *parallelTarget) bool { return !p.Has(t.old.Key) }), nil
+}
+
+// checkShard reports a shard ParseShard would not return, and a basis
+// without a shard, naming their flags.
+func checkShard(sh run.Shard, basis string) error {
+	switch {
+	case basis != "" && sh.Whole():
+		return errors.New("-shard-basis without -shard: give the shard")
+	case sh.Whole():
+		return nil
+	}
+	if _, err := run.ParseShard(sh.String()); err != nil {
+		return fmt.Errorf("-shard %v", err)
+	}
+	return nil
 }

@@ -110,3 +110,31 @@ func TestOptionsParallelShard(t *testing.T) {
 		t.Errorf("parallel shard %v, basis %q; want 2/4, main", c.Shard, c.ShardBasis)
 	}
 }
+
+func TestCheckShard(t *testing.T) {
+	o, _ := parse(t, "-old", "HEAD~1")
+	for _, c := range []struct {
+		shard run.Shard
+		basis string
+		err   string
+	}{
+		{run.Shard{}, "", ""},
+		{run.Shard{Index: 1, Count: 2}, "main", ""},
+		{run.Shard{}, "main", "-shard-basis without -shard"},
+		{run.Shard{Index: 3, Count: 2}, "", `-shard "3/2": shard 3 of only 2`},
+	} {
+		o.Shard, o.ShardBasis = c.shard, c.basis
+		pc := DefaultParallelConfig
+		pc.OldRev, pc.Shard, pc.ShardBasis = "HEAD~1", c.shard, c.basis
+		for mode, err := range map[string]error{"interleaved": o.Check(), "parallel": pc.Check()} {
+			if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Errorf("%s, shard %v, basis %q: %v; want %q", mode, c.shard, c.basis, err, c.err)
+			}
+		}
+	}
+	pc := DefaultParallelConfig
+	pc.CmdOld, pc.CmdNew, pc.Shard = "true", "true", run.Shard{Index: 1, Count: 2}
+	if err := pc.Check(); err == nil || !strings.Contains(err.Error(), "-shard") {
+		t.Errorf("-shard with commands: %v, want an error naming -shard", err)
+	}
+}
