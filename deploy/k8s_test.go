@@ -319,7 +319,7 @@ func checkManifests(c *mbenchCLI, files map[string][]byte, secretKeys []string) 
 			env := map[string]string{}
 			for _, e := range ct.Env {
 				if !envName.MatchString(e.Name) || env[e.Name] != "" {
-					fail(m, "container %s: env %q is not a valid or is a repeated name", ct.Name, e.Name)
+					fail(m, "container %s: env name %q is invalid or repeated", ct.Name, e.Name)
 				}
 				env[e.Name] = e.Value
 				if e.ValueFrom != nil {
@@ -486,12 +486,10 @@ func TestManifests(t *testing.T) {
 	}
 	// The URL of the Secret names the Service of postgres.yaml.
 	var svc string
-	for _, f := range []string{"k8s/postgres.yaml"} {
-		ms, _ := readManifests(f, files[f])
-		for _, m := range ms {
-			if s, ok := m.obj.(*service); ok {
-				svc = fmt.Sprintf("%s.%s.svc:%d", s.Metadata.Name, s.Metadata.Namespace, s.Spec.Ports[0].Port)
-			}
+	ms, _ := readManifests("k8s/postgres.yaml", files["k8s/postgres.yaml"])
+	for _, m := range ms {
+		if s, ok := m.obj.(*service); ok && len(s.Spec.Ports) > 0 {
+			svc = fmt.Sprintf("%s.%s.svc:%d", s.Metadata.Name, s.Metadata.Namespace, s.Spec.Ports[0].Port)
 		}
 	}
 	if host != svc || !bytes.Contains(readme, []byte(svc)) {
