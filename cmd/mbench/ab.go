@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -120,6 +121,8 @@ func (r *report) end(ctx context.Context, runErr error, kept string, results ...
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted; %s", kept)
+	case errors.Is(runErr, store.ErrConnectionLost):
+		return fmt.Errorf("%w\n%s", runErr, kept)
 	case runErr != nil:
 		return runErr
 	case r.fail:
