@@ -240,16 +240,19 @@ func TestReplayInstances(t *testing.T) {
 	}
 }
 
-// TestOptimizeRunInstances: a run gathered from two machines, which
-// optimize once refused, is optimised with instances as a level.
+// TestOptimizeRunInstances: a run gathered from two machines, as
+// store.Gather gives it, is optimised with instances as a level.
 func TestOptimizeRunInstances(t *testing.T) {
 	key := bench.Key{Package: "p", Name: "X", Procs: 2}
 	r := newRand(4)
 	run := &bench.Run{Label: "full", Settings: map[string]string{"levels": "2,3,4", "iter": "10ms"}}
-	for _, inst := range []string{"vm-1", "vm-2"} {
+	for k, inst := range []string{"vm-1", "vm-2"} {
 		ms := runOf(key, inst, 1, grid(2, 3, 4))
 		for i := range ms {
 			ms[i].Values[0].Value = 1e-6 * (1 + 0.01*r.NormFloat64())
+			// Gathering runs numbers the suite runs of the second
+			// after those of the first.
+			ms[i].Coord.SuiteRun += 2 * k
 		}
 		run.Measurements = append(run.Measurements, ms...)
 	}
