@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/internal/pgtest"
 )
@@ -308,5 +310,68 @@ func TestEscapeText(t *testing.T) {
 		} else if e != s {
 			t.Errorf("escapeText(%q) = %q, want it unchanged", s, e)
 		}
+	}
+}
+
+// TestWriterWaitsAndLosesConnection holds the store's write lock from
+// another connection, so that an Append waits for it inside its
+// transaction, and ends the Append's session there: the Append fails with
+// ErrConnectionLost and stores nothing, and another writer goes on.
+func TestWriterWaitsAndLosesConnection(t *testing.T) {
+	s, dsn := openPostgresTemp(t)
+	id, err := s.CreateRun(&bench.Run{Label: "waits"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	holder, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	if _, err := holder.Exec(ctx, fmt.Sprintf("SELECT pg_advisory_lock(%d)", int64(writeLock))); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Append(id, bench.Measurement{Key: bench.Key{Name: "B"}, N: 1, Values: []bench.Value{{Value: 1, Unit: "sec/op"}}})
+	}()
+	// Wait until the Append waits for the lock, then end its session.
+	for {
+		var n int
+		err := holder.QueryRow(ctx, `SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Append returned while another connection held the write lock: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := <-done; !errors.Is(err, ErrConnectionLost) {
+		t.Fatalf("Append whose session ended while it waited: err = %v, want ErrConnectionLost", err)
+	}
+	if _, err := holder.Exec(ctx, fmt.Sprintf("SELECT pg_advisory_unlock(%d)", int64(writeLock))); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.Append(id, bench.Measurement{Key: bench.Key{Name: "B"}, N: 2}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := other.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Measurements) != 1 || r.Measurements[0].N != 2 {
+		t.Errorf("run holds %+v, want only the second writer's measurement", r.Measurements)
 	}
 }
