@@ -100,6 +100,32 @@ func TestGolden(t *testing.T) {
 		g.check("compare/stored-runs", exitOK, "compare", "-db", "m.db", "cv", "static.jsonl")
 		g.check("compare/unknown-run", exitError, "compare", "-db", "m.db", "cv", "nosuch")
 	})
+	t.Run("shard", func(t *testing.T) {
+		g := newGolden(t, bins)
+		static := []string{"-criterion", "static", "-f-min", "2", "-f-max", "2", "-mi", "2", "-iter", "5ms"}
+		shard := func(name string, code int, args ...string) {
+			g.check("run/"+name, code, append(append([]string{"run", "-db", "m.db"}, static...), append(args, "fake.test")...)...)
+		}
+		// A fresh store: by hash.
+		shard("shard-hash-1", exitOK, "-label", "halves", "-shard", "1/2")
+		shard("shard-hash-2", exitOK, "-label", "halves", "-shard", "2/2")
+		checkShards(t, "m.db", "halves", 2)
+		// The runs of label halves, together, are the basis of another
+		// label's shards, and then the newest run of the whole suite is.
+		shard("shard-label-basis", exitOK, "-label", "thirds", "-shard", "3/3")
+		shard("shard-whole", exitOK, "-label", "whole", "-o", "whole.txt")
+		shard("shard-time-1", exitOK, "-label", "timed", "-shard", "1/2")
+		shard("shard-time-2", exitOK, "-label", "timed", "-shard", "2/2")
+		checkShards(t, "m.db", "timed", 2)
+		shard("shard-basis-file", exitOK, "-label", "filed", "-shard", "1/3", "-shard-basis", "whole.txt")
+		shard("shard-basis-label", exitOK, "-label", "named", "-shard", "2/3", "-shard-basis", "halves")
+		shard("shard-empty", exitOK, "-label", "many", "-shard", "7/8")
+		shard("shard-basis-unknown", exitError, "-label", "x", "-shard", "1/2", "-shard-basis", "nosuch")
+		for _, bad := range []string{"0/2", "3/2", "a/b", "1/0", "2", "1/1025"} {
+			shard("bad-shard-"+strings.ReplaceAll(bad, "/", "-of-"), exitUsage, "-shard", bad)
+		}
+		shard("shard-basis-alone", exitUsage, "-shard-basis", "whole")
+	})
 	t.Run("optimize", func(t *testing.T) {
 		g := newGolden(t, bins)
 		g.check("run/levels", exitOK, "run", "-db", "m.db", "-label", "full", "-levels", "2,3,4", "-iter", "5ms",
@@ -151,6 +177,7 @@ func TestGolden(t *testing.T) {
 		g.check("ab/missing-binary", exitError, "ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "nope.test")
 		g.check("ab/no-match", exitError, append(ab, "-bench", "Nothing")...)
 	})
+	t.Run("gather", func(t *testing.T) { gatherGolden(t, bins) })
 	t.Run("duet", func(t *testing.T) {
 		if !twoCPUs() {
 			t.Skip("duet runs on CPUs 0 and 1; this machine has no CPU 1")

@@ -35,6 +35,7 @@ type runFlags struct {
 	// is then the criterion's upper bound.
 	criterionSet bool
 	iterSet      bool
+	shard        string
 }
 
 func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
@@ -67,6 +68,7 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&f.verbose, "v", false, "print each fork as it starts")
 	fs.StringVar(&j.Levels, "levels", "", "run every benchmark in a fixed `S,I,D` configuration: S suite runs × I forks × D iterations (input for mbench optimize)")
 	fs.StringVar(&f.planFile, "plan", "", "run each benchmark in its configuration from plan `file` (written by mbench optimize)")
+	shardFlags(fs, &f.shard, &j.ShardBasis)
 	fs.IntVar(&j.MinPerSuiteRun, "rmit-min", j.MinPerSuiteRun, "with -levels or -plan, interleave at least `n` different benchmarks in each suite run")
 	return func(e *env, args []string) error {
 		fs.Visit(func(fl *flag.Flag) {
@@ -84,6 +86,10 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 func runCmd(e *env, f *runFlags, args []string) error {
 	j := &f.job
 	j.Args = args
+	var err error
+	if j.Shard, err = parseShard(f.shard); err != nil {
+		return err
+	}
 	if err := j.Check(); err != nil {
 		return usagef("%v", err)
 	}
@@ -109,7 +115,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		return err
 	}
 	defer db.Close()
-	j.Store = db
+	j.Store, j.ShardRuns = db, shardRunSource{db}
 	if f.jsonOut != "" {
 		jf, err := os.Create(f.jsonOut)
 		if err != nil {
@@ -127,7 +133,11 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	for _, w := range prep.Warnings {
 		e.warnf("%s", w)
 	}
-	fmt.Fprintf(e.stdout, "%s%s\n\n", prep.Platform.Header(), prep.Header())
+	fmt.Fprintf(e.stdout, "%s%s\n", prep.Platform.Header(), prep.Header())
+	if prep.Shard != nil {
+		fmt.Fprintf(e.stdout, "%s\n", prep.Shard)
+	}
+	fmt.Fprintln(e.stdout)
 	out, runErr := prep.Run(ctx)
 	progress.done()
 	for _, w := range out.Warnings {
@@ -151,4 +161,34 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		return fmt.Errorf("%d of %d benchmarks failed", failed, len(out.Results))
 	}
 	return nil
+}
+
+// shardFlags binds -shard and -shard-basis, which run and ab share.
+func shardFlags(fs *flag.FlagSet, shard, basis *string) {
+	fs.StringVar(shard, "shard", "", "measure only part `i/n` of the benchmarks (1 ≤ i ≤ n), for one of n machines or CI jobs")
+	fs.StringVar(basis, "shard-basis", "", "with -shard, balance the shards by the times in `run` (id or label) or results file (default: the newest complete run of the suite under another label)")
+}
+
+// parseShard parses the value of -shard; "" is the whole suite.
+func parseShard(s string) (run.Shard, error) {
+	if s == "" {
+		return run.Shard{}, nil
+	}
+	sh, err := run.ParseShard(s)
+	if err != nil {
+		return sh, usagef("-shard %v", err)
+	}
+	return sh, nil
+}
+
+// shardRunSource lists the runs of a store for the basis of a shard.
+type shardRunSource struct{ *store.Store }
+
+func (s shardRunSource) StoredRuns() ([]run.StoredRun, error) {
+	infos, err := s.Runs()
+	runs := make([]run.StoredRun, len(infos))
+	for i, ri := range infos {
+		runs[i] = run.StoredRun{ID: ri.ID, Label: ri.Label, Status: ri.Status, Benchmarks: ri.Benchmarks}
+	}
+	return runs, err
 }
