@@ -1,0 +1,6 @@
+// Package broken does not build.
+package broken
+
+func f() int {
+	return "one"
+}

@@ -1,0 +1,8 @@
+package markers
+
+func k() int {
+	n := 0
+	//mbench:bench Dup
+	n++
+	return n
+}

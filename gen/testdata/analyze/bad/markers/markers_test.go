@@ -1,0 +1,9 @@
+package markers
+
+import "testing"
+
+func TestF(t *testing.T) {
+	//mbench:bench InTest
+	for range 3 {
+	}
+}
