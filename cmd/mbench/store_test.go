@@ -111,15 +111,15 @@ func buildFake(t *testing.T, dir string) string {
 	return fake
 }
 
-// TestRunsIntoPostgres runs two parts of a suite at once into one
-// PostgreSQL store under one label, as two shards of a CI job do, and
-// copies them into an SQLite file, where they export exactly as from the
-// server.
+// TestRunsIntoPostgres runs two shards of a suite at once into one
+// PostgreSQL store under one label, as two jobs of a CI matrix do: they
+// measure disjoint parts, the label gathers the whole suite, and copied
+// into an SQLite file the runs export exactly as from the server.
 func TestRunsIntoPostgres(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	dir := t.TempDir()
 	fake := buildFake(t, dir)
-	parts := []string{"Sum|Parse", "Join"}
+	parts := []string{"1/2", "2/2"}
 	var wg sync.WaitGroup
 	outs := make([]bytes.Buffer, len(parts))
 	codes := make([]int, len(parts))
@@ -128,13 +128,13 @@ func TestRunsIntoPostgres(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			codes[i] = mbench([]string{"run", "-db", dsn, "-label", "shards", "-criterion", "static", "-f-min", "2", "-f-max", "2",
-				"-wi-max", "1", "-mi", "3", "-iter", "5ms", "-seed", "1", "-bench", part, fake}, &outs[i], &outs[i])
+				"-wi-max", "1", "-mi", "3", "-iter", "5ms", "-seed", "1", "-shard", part, fake}, &outs[i], &outs[i])
 		}()
 	}
 	wg.Wait()
 	for i := range parts {
 		if codes[i] != exitOK {
-			t.Fatalf("mbench run -bench %s: exit code %d\n%s", parts[i], codes[i], &outs[i])
+			t.Fatalf("mbench run -shard %s: exit code %d\n%s", parts[i], codes[i], &outs[i])
 		}
 	}
 	st, err := store.OpenReadOnly(dsn)
@@ -164,6 +164,16 @@ func TestRunsIntoPostgres(t *testing.T) {
 	}
 	if len(infos) != 2 || len(seen) != 4 {
 		t.Fatalf("%d runs measuring %d benchmarks, want 2 measuring all 4", len(infos), len(seen))
+	}
+
+	var gathered bytes.Buffer
+	if code := mbench([]string{"export", "-db", dsn, "shards"}, &gathered, &gathered); code != exitOK {
+		t.Fatalf("export shards: exit code %d\n%s", code, &gathered)
+	}
+	for k := range seen {
+		if !strings.Contains(gathered.String(), "Benchmark"+k.Name+"-") {
+			t.Errorf("export of label shards lacks %s:\n%s", k.Name, &gathered)
+		}
 	}
 
 	file := filepath.Join(dir, "all.db")
