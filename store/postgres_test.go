@@ -375,3 +375,44 @@ func TestWriterWaitsAndLosesConnection(t *testing.T) {
 		t.Errorf("run holds %+v, want only the second writer's measurement", r.Measurements)
 	}
 }
+
+// TestOpenNewAtOnce opens one new PostgreSQL store from several
+// connections at once, as the shards of a first CI job do: one creates the
+// schema, the others find it.
+func TestOpenNewAtOnce(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	const n = 4
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := Open(dsn)
+			if err == nil {
+				_, err = s.CreateRun(&bench.Run{Label: "first"})
+				s.Close()
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	s, err := OpenReadOnly(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var versions int
+	if err := s.db.QueryRow("SELECT COUNT(*) FROM schema_version").Scan(&versions); err != nil {
+		t.Fatal(err)
+	}
+	if infos, err := s.Runs(); err != nil || len(infos) != n || versions != 1 {
+		t.Errorf("%d runs (%v) and %d schema versions, want %d and 1", len(infos), err, versions, n)
+	}
+}
