@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -415,4 +416,73 @@ func TestOpenNewAtOnce(t *testing.T) {
 	if infos, err := s.Runs(); err != nil || len(infos) != n || versions != 1 {
 		t.Errorf("%d runs (%v) and %d schema versions, want %d and 1", len(infos), err, versions, n)
 	}
+}
+
+// TestMigratePostgres upgrades a PostgreSQL store of schema version 1 (as
+// testdata/schema-v1.sql, frozen, and the translation make it) with the
+// migrations an SQLite store takes: it ends with the tables of a new
+// store, and its run loads.
+func TestMigratePostgres(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	schema, err := os.ReadFile(filepath.Join("testdata", "schema-v1.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{translate(string(schema)),
+		"INSERT INTO schema_version (version) VALUES (1)",
+		`INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu, start_ns, end_ns, status)
+			VALUES (1, 'a1b2c3d4e5f6', 'main', 'abc', 0, 'go1.26.8', 'linux', 'amd64', 'h', 'c', NULL, NULL, 'complete')`,
+		"INSERT INTO bench_keys (id, package, name, procs) VALUES (1, 'example.com/p', 'Decode', 2)",
+		`INSERT INTO measurements (id, run, bench, instance, suite_run, fork, iteration, phase, n, start_ns, end_ns, config)
+			VALUES (1, 1, 1, 'ci-7', 1, 2, 3, 0, 1000, NULL, NULL, NULL)`,
+	} {
+		if err := pgtest.Exec(dsn, stmt); err != nil {
+			t.Fatalf("writing a version-1 store: %v\n%s", err, stmt)
+		}
+	}
+	old, err := OpenReadOnly(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.version != 1 {
+		t.Errorf("read-only, the old store has version %d, want 1", old.version)
+	}
+	if r, err := old.Load(v1RunID); err != nil || len(r.Measurements) != 1 {
+		t.Errorf("the version-1 store read as it is: %+v, %v", r, err)
+	}
+	old.Close()
+
+	s, err := Open(dsn)
+	if err != nil {
+		t.Fatalf("upgrading a version-1 store: %v", err)
+	}
+	defer s.Close()
+	fresh, _ := openPostgresTemp(t)
+	names, err := fresh.column(pgTables + " ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range names {
+		want := pgColumns(t, fresh, table)
+		if got := pgColumns(t, s, table); !slices.Equal(got, want) {
+			t.Errorf("table %s after the upgrade:\n%v\nwant, as in a new store,\n%v", table, got, want)
+		}
+	}
+	r, err := s.Load(v1RunID)
+	if err != nil || len(r.Measurements) != 1 || r.Measurements[0].Coord.Instance != "ci-7" {
+		t.Errorf("the upgraded run loads as %+v, %v", r, err)
+	}
+}
+
+// pgColumns describes the columns of table in a PostgreSQL store: name,
+// type, nullability and default, in order.
+func pgColumns(t *testing.T, s *Store, table string) []string {
+	t.Helper()
+	cols, err := s.column(`SELECT column_name || ' ' || data_type || ' ' || is_nullable || ' ' || COALESCE(column_default, '')
+		FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?
+		ORDER BY ordinal_position`, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cols
 }
