@@ -1,0 +1,63 @@
+package codec
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Load reads the recorded sets of segment name from
+// testdata/mbench/NAME.json, failing tb with the file's name when it cannot.
+func Load(tb testing.TB, name string) []Set {
+	tb.Helper()
+	file := filepath.Join("testdata", "mbench", name+".json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatalf("%v; regenerate with mbench gen", err)
+	}
+	var f File
+	if err := json.Unmarshal(data, &f); err != nil {
+		tb.Fatalf("%s: %v; regenerate with mbench gen", file, err)
+	}
+	if f.Segment != name {
+		tb.Fatalf("%s: holds segment %q, not %q; regenerate with mbench gen", file, f.Segment, name)
+	}
+	if len(f.Sets) == 0 {
+		tb.Fatalf("%s: no recorded input sets; regenerate with mbench gen", file)
+	}
+	for i := range f.Sets {
+		f.Sets[i].file, f.Sets[i].index = file, i
+	}
+	return f.Sets
+}
+
+// input decodes the recorded input name into ptr, failing tb when the set
+// has no such input or it was recorded with another type than typ.
+func (s Set) input(tb testing.TB, name, typ string, ptr any) {
+	tb.Helper()
+	s.decode(tb, "input", s.Inputs, name, typ, ptr)
+}
+
+// output decodes the recorded output name into ptr, like input.
+func (s Set) output(tb testing.TB, name, typ string, ptr any) {
+	tb.Helper()
+	s.decode(tb, "output", s.Outputs, name, typ, ptr)
+}
+
+func (s Set) decode(tb testing.TB, kind string, vars []Var, name, typ string, ptr any) {
+	tb.Helper()
+	for _, v := range vars {
+		if v.Name != name {
+			continue
+		}
+		if v.Type != typ {
+			tb.Fatalf("%s: set %d: %s %s was recorded as %s, the code has %s; regenerate with mbench gen", s.file, s.index, kind, name, v.Type, typ)
+		}
+		if err := Decode(v.Value, ptr); err != nil {
+			tb.Fatalf("%s: set %d: %s %s: %v; regenerate with mbench gen", s.file, s.index, kind, name, err)
+		}
+		return
+	}
+	tb.Fatalf("%s: set %d has no %s %s; regenerate with mbench gen", s.file, s.index, kind, name)
+}

@@ -1,0 +1,200 @@
+package gen
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// codecFiles is the source of package gen/internal/codec, which mbench
+// pastes into the code it adds to a user's package: generated code must
+// depend on nothing but the standard library.
+//
+//go:embed internal/codec/*.go
+var codecFiles embed.FS
+
+// supportSource returns the declarations the generated test file needs to
+// load recorded values and compare them — mbenchSet, mbenchLoad,
+// mbenchEqual, mbenchDiff, mbenchClone and their helpers — and the import
+// paths they use. It is the codec's source with every top-level name
+// prefixed with mbench.
+func supportSource() (decls string, imports []string) {
+	s := support()
+	return s.decls, s.imports
+}
+
+var support = sync.OnceValue(func() codecSource {
+	s, err := renameCodec("mbench", nil)
+	if err != nil {
+		// The source is embedded and tested: this is a bug of mbench.
+		panic(err)
+	}
+	return s
+})
+
+// codecSource is the codec's source rewritten for another package.
+type codecSource struct {
+	decls   string
+	imports []string
+}
+
+// renameCodec parses the codec's non-test files, except those skip names,
+// and renames each top-level identifier X to prefix+X (the first letter
+// upper-cased), so that the declarations can join a package whose other
+// names do not start with prefix. Methods and fields keep their names.
+func renameCodec(prefix string, skip []string) (codecSource, error) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	names, err := fs.Glob(codecFiles, "internal/codec/*.go")
+	if err != nil {
+		return codecSource{}, err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := name[strings.LastIndex(name, "/")+1:]
+		if strings.HasSuffix(name, "_test.go") || contains(skip, base) {
+			continue
+		}
+		src, err := codecFiles.ReadFile(name)
+		if err != nil {
+			return codecSource{}, err
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return codecSource{}, err
+		}
+		files = append(files, f)
+	}
+
+	top := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					top[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						top[spec.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range spec.Names {
+							top[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	rename := func(id *ast.Ident) {
+		if top[id.Name] {
+			r, size := utf8.DecodeRuneInString(id.Name)
+			id.Name = prefix + string(unicode.ToUpper(r)) + id.Name[size:]
+		}
+	}
+
+	imports := map[string]bool{}
+	var out bytes.Buffer
+	for _, f := range files {
+		for _, imp := range f.Imports {
+			path, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return codecSource{}, err
+			}
+			if imp.Name != nil {
+				return codecSource{}, fmt.Errorf("%s: a renamed import cannot be pasted", fset.Position(imp.Pos()))
+			}
+			imports[path] = true
+		}
+		renameRefs(f, rename)
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				continue
+			}
+			cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+			if out.Len() > 0 {
+				out.WriteString("\n\n")
+			}
+			if err := cfg.Fprint(&out, fset, &printer.CommentedNode{Node: d, Comments: f.Comments}); err != nil {
+				return codecSource{}, err
+			}
+		}
+	}
+	out.WriteString("\n")
+	var paths []string
+	for p := range imports {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return codecSource{decls: out.String(), imports: paths}, nil
+}
+
+// renameRefs calls rename on every identifier of f that may refer to a
+// package-level name: not on selected names (x.Name), struct fields,
+// interface methods, method names, or keys of struct literals.
+func renameRefs(f *ast.File, rename func(*ast.Ident)) {
+	skip := map[*ast.Ident]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			skip[n.Sel] = true
+		case *ast.StructType:
+			for _, fld := range n.Fields.List {
+				for _, name := range fld.Names {
+					skip[name] = true
+				}
+			}
+		case *ast.InterfaceType:
+			for _, fld := range n.Methods.List {
+				for _, name := range fld.Names {
+					skip[name] = true
+				}
+			}
+		case *ast.FuncDecl:
+			if n.Recv != nil {
+				skip[n.Name] = true
+			}
+		case *ast.CompositeLit:
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						skip[id] = true
+					}
+				}
+			}
+		case *ast.BranchStmt:
+			if n.Label != nil {
+				skip[n.Label] = true
+			}
+		case *ast.LabeledStmt:
+			skip[n.Label] = true
+		case *ast.Ident:
+			if !skip[n] {
+				rename(n)
+			}
+		}
+		return true
+	})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

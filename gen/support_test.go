@@ -1,0 +1,202 @@
+package gen
+
+import (
+	"context"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mbench/mbench/gen/internal/codec"
+)
+
+func TestSupportSourceNames(t *testing.T) {
+	decls, imports := supportSource()
+	f, err := parser.ParseFile(token.NewFileSet(), "support.go", "package p\n"+decls, 0)
+	if err != nil {
+		t.Fatalf("support source does not parse: %v", err)
+	}
+	for _, d := range f.Decls {
+		var names []string
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				names = append(names, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					names = append(names, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						names = append(names, n.Name)
+					}
+				case *ast.ImportSpec:
+					t.Errorf("support source holds an import of %s", s.Path.Value)
+				}
+			}
+		}
+		for _, n := range names {
+			if !strings.HasPrefix(n, "mbench") {
+				t.Errorf("top-level name %s lacks the mbench prefix", n)
+			}
+		}
+	}
+	for _, want := range []string{"func mbenchLoad(tb testing.TB, name string) []mbenchSet", "func (s mbenchSet) input(tb testing.TB, name, typ string, ptr any)", "func (s mbenchSet) output(tb testing.TB, name, typ string, ptr any)", "func mbenchEqual(a, b any) bool", "func mbenchDiff(a, b any) string", "func mbenchClone(dst, src any)"} {
+		if !strings.Contains(decls, want) {
+			t.Errorf("support source lacks %s", want)
+		}
+	}
+	if strings.Contains(strings.Join(imports, " "), "mbench") {
+		t.Errorf("support source imports %v", imports)
+	}
+}
+
+// supportPackage is a package whose tests use the pasted support code the
+// way generated tests do.
+const supportPackage = `package fixture
+
+type point struct {
+	x, y float64
+	label string
+}
+
+type shape struct {
+	points []*point
+	first  *point
+	tags   map[string]int
+}
+
+func centroid(ps []*point) point {
+	var c point
+	for _, p := range ps {
+		c.x += p.x / float64(len(ps))
+		c.y += p.y / float64(len(ps))
+	}
+	return c
+}
+`
+
+const supportTest = `
+func TestSupport(t *testing.T) {
+	sets := mbenchLoad(t, "Centroid")
+	if len(sets) != 2 {
+		t.Fatalf("%d sets", len(sets))
+	}
+	for _, s := range sets {
+		var in shape
+		s.input(t, "s", "shape", &in)
+		if in.first != in.points[0] {
+			t.Fatalf("shared pointer lost")
+		}
+		var saved shape
+		mbenchClone(&saved, &in)
+		got := centroid(in.points)
+		var want point
+		s.output(t, "c", "point", &want)
+		if !mbenchEqual(got, want) {
+			t.Errorf("centroid: %s", mbenchDiff(got, want))
+		}
+		in.points[0].x = 99
+		if saved.points[0].x == 99 || saved.first != saved.points[0] {
+			t.Errorf("clone shares memory or lost sharing")
+		}
+	}
+	if d := mbenchDiff(shape{tags: map[string]int{"a": 1}}, shape{tags: map[string]int{"a": 2}}); d != ` + "`" + `.tags["a"]: 1 != 2` + "`" + ` {
+		t.Errorf("diff %q", d)
+	}
+}
+
+func TestStale(t *testing.T) {
+	var c point
+	mbenchLoad(t, "Centroid")[0].output(t, "c", "*point", &c)
+}
+`
+
+// TestSupportEndToEnd pastes the support source into a test file of a
+// scratch module, records values for it with the codec, and runs go test.
+func TestSupportEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	dir := t.TempDir()
+	decls, imports := supportSource()
+	var src strings.Builder
+	src.WriteString("package fixture\n\nimport (\n")
+	for _, p := range imports {
+		src.WriteString("\t\"" + p + "\"\n")
+	}
+	src.WriteString(")\n\n" + decls + supportTest)
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/fixture\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "fixture.go"), supportPackage)
+	write(t, filepath.Join(dir, "support_test.go"), src.String())
+
+	// The values, written with the codec from types of the same shape.
+	type point struct {
+		x, y  float64
+		label string
+	}
+	type shape struct {
+		points []*point
+		first  *point
+		tags   map[string]int
+	}
+	enc := func(v any) json.RawMessage {
+		b, err := codec.Encode(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	p := &point{x: 1, y: 2, label: "a\xff"}
+	f := codec.File{Segment: "Centroid", Package: "example.com/fixture", Sets: []codec.Set{
+		{
+			Inputs:  []codec.Var{{Name: "s", Type: "shape", Value: enc(shape{points: []*point{p, {x: 3, y: 4}}, first: p})}},
+			Outputs: []codec.Var{{Name: "c", Type: "point", Value: enc(point{x: 2, y: 3})}},
+		},
+		{
+			Inputs:  []codec.Var{{Name: "s", Type: "shape", Value: enc(shape{points: []*point{p}, first: p, tags: map[string]int{}})}},
+			Outputs: []codec.Var{{Name: "c", Type: "point", Value: enc(point{x: 1, y: 2})}},
+		},
+	}}
+	data, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "testdata", "mbench", "Centroid.json"), string(data))
+
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	vet := exec.CommandContext(context.Background(), "go", "vet", ".")
+	vet.Dir, vet.Env = dir, env
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Errorf("go vet: %v\n%s", err, out)
+	}
+	cmd := exec.CommandContext(context.Background(), "go", "test", "-count=1", "-v", ".")
+	cmd.Dir, cmd.Env = dir, env
+	out, _ := cmd.CombinedOutput()
+	for _, want := range []string{
+		"--- PASS: TestSupport",
+		"--- FAIL: TestStale",
+		"testdata/mbench/Centroid.json: set 0: output c was recorded as point, the code has *point; regenerate with mbench gen",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("go test output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func write(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(content), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
