@@ -25,11 +25,19 @@ type analyzer struct {
 	outer ast.Node
 	// gotoLabels are the labels of outer that goto statements target.
 	gotoLabels map[*types.Label]bool
+
+	// ssa builds the package's SSA form when the analysis of a call
+	// needs it.
+	ssa *ssaCache
+	// globalWrite is the segment's first change of package-level
+	// state, if any.
+	globalWrite effect
 }
 
 // analyze fills the inputs, outputs, discards and rejection reason of s.
-func analyze(s *Segment) {
+func analyze(s *Segment, cache *ssaCache) {
 	a := &analyzer{
+		ssa:  cache,
 		seg:  s,
 		info: s.Pkg.TypesInfo,
 		pkg:  s.Pkg.Types,
@@ -59,6 +67,33 @@ func analyze(s *Segment) {
 		a.outputs()
 	}
 	a.discards()
+	a.mutated()
+	a.sinks()
+	a.reject()
+}
+
+// mutated marks the inputs whose reachable state the segment may change
+// and notes its first change of package-level state.
+func (a *analyzer) mutated() {
+	var roots []*types.Var
+	for _, v := range a.seg.Inputs {
+		if v.Obj != nil {
+			roots = append(roots, v.Obj)
+		}
+	}
+	for _, e := range a.effects(roots) {
+		if isGlobal(e.v) {
+			if !a.globalWrite.pos.IsValid() || e.pos < a.globalWrite.pos {
+				a.globalWrite = e
+			}
+			continue
+		}
+		for i := range a.seg.Inputs {
+			if a.seg.Inputs[i].Obj == e.v {
+				a.seg.Inputs[i].Mutated = true
+			}
+		}
+	}
 }
 
 // outerFunc returns the outermost function of file around fn.
@@ -457,6 +492,7 @@ type assignment struct {
 	v      *types.Var
 	pos    token.Pos
 	direct bool // the variable's own storage, not state it refers to
+	addr   bool // its address is taken (&x, a pointer method's receiver)
 }
 
 // assignments returns the places in n where variables are changed: the
@@ -464,36 +500,36 @@ type assignment struct {
 // operands of &, and the receivers of methods with pointer receivers.
 func (a *analyzer) assignments(n ast.Node) []assignment {
 	var out []assignment
-	add := func(e ast.Expr, pos token.Pos) {
+	add := func(e ast.Expr, pos token.Pos, addr bool) {
 		if v, direct := a.rootVar(e); v != nil {
-			out = append(out, assignment{v, pos, direct})
+			out = append(out, assignment{v, pos, direct, addr})
 		}
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				add(l, l.Pos())
+				add(l, l.Pos(), false)
 			}
 		case *ast.IncDecStmt:
-			add(n.X, n.X.Pos())
+			add(n.X, n.X.Pos(), false)
 		case *ast.RangeStmt:
 			if n.Tok == token.ASSIGN {
 				for _, e := range []ast.Expr{n.Key, n.Value} {
 					if e != nil {
-						add(e, e.Pos())
+						add(e, e.Pos(), false)
 					}
 				}
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
-				add(n.X, n.Pos())
+				add(n.X, n.Pos(), true)
 			}
 		case *ast.CallExpr:
 			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
 				if s := a.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
 					if isPointer(s.Obj().(*types.Func).Signature().Recv().Type()) && !isPointer(a.info.TypeOf(sel.X)) {
-						add(sel.X, sel.Pos())
+						add(sel.X, sel.Pos(), true)
 					}
 				}
 			}

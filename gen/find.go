@@ -96,6 +96,43 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // A whole-function segment's inputs are its receiver and parameters
 // (named "recv" and "p0", "p1", ... when unnamed or _) and its outputs
 // are its results (named "r0", "r1", ... when unnamed or _).
+//
+// # Sinks, mutation, rejection
+//
+// An output is a sink unless the final value of another sink depends
+// (through assignments and the conditions steering them, loops
+// included) on every assignment that may have given the output its
+// final value: consuming that sink keeps the output's computation
+// alive. Outputs are dropped in order of definition, so derived values
+// stay sinks (avg = sum / n keeps avg, drops sum and n). All results of a
+// whole function are sinks.
+//
+// An input is Mutated when the segment may change state reachable from
+// it: a store through it or through a local variable derived from it
+// (x[i] = , p.f = , m[k] = ), or passing it (or a value derived from it
+// that holds pointers) to a call that is not known to only read it.
+// Known readers are a few builtins (len, cap, ...), a short list of
+// standard library functions (bytes.Equal, slices.Contains, ...), and
+// functions and methods of the segment's own package whose SSA form
+// (golang.org/x/tools/go/ssa) never stores through the parameter, passes
+// it to a call not known to only read it, or lets it escape. append,
+// copy, delete, clear and the sorts of sort and slices change their
+// first argument.
+//
+// A segment gets a Reason, with a Detail naming the construct and its
+// position, and no benchmark when, in this order of checks: it is in a
+// generic function or a method of a generic type (TypeParam); it holds
+// go, defer, select, a channel send, receive or range (Concurrent); it
+// returns (except a whole function), or breaks, continues or jumps to a
+// loop or label outside itself (JumpsOut); the function around it
+// defers a call of recover and the segment may panic: it calls panic or
+// any function, or indexes, slices, asserts or dereferences
+// (RecoveredPanic); it assigns a package-level variable or may change
+// state reachable from one, by the rules of mutation (WritesGlobal); an
+// input or output is, or reaches through fields, elements and pointers,
+// a channel, function, interface or unsafe.Pointer, a type of os, net,
+// syscall or os/exec, or a struct of another package with unexported
+// fields (Unrecordable).
 func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	patterns := opts.Patterns
 	if len(patterns) == 0 {
@@ -138,8 +175,9 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 			cmp.Compare(a.Pos.Line, b.Pos.Line),
 			cmp.Compare(a.Pos.Column, b.Pos.Column))
 	})
+	cache := &ssaCache{}
 	for _, s := range f.segs {
-		analyze(s)
+		analyze(s, cache)
 	}
 	return f.segs, nil
 }

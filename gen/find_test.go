@@ -101,7 +101,17 @@ func TestFindMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, s := range segs {
+	for i, s := range segs {
+		if i > 0 {
+			p := segs[i-1]
+			if p.Pkg.PkgPath > s.Pkg.PkgPath || p.Pkg.PkgPath == s.Pkg.PkgPath &&
+				(p.Pos.Filename > s.Pos.Filename || p.Pos.Filename == s.Pos.Filename && p.Pos.Line >= s.Pos.Line) {
+				t.Errorf("%s at %s before %s at %s", p.Name, p.Pos, s.Name, s.Pos)
+			}
+		}
+		if s.Pkg.PkgPath != "example.com/ok/seg" {
+			continue
+		}
 		kind := "stmt"
 		switch {
 		case s.Whole:
@@ -138,35 +148,35 @@ func TestFindMarkers(t *testing.T) {
 	}
 }
 
-func TestFindInputsOutputs(t *testing.T) {
+func TestFindAnalysis(t *testing.T) {
 	segs := okSegments(t)
 	for _, tt := range []struct{ name, want string }{
 		// s is read by s += x before the segment assigns it.
-		{"Sum", "in: xs []int, s int; out: s int"},
+		{"Sum", "in: xs []int, s int; out: s int+"},
 		// The literal is in xs, a variable: an input; scale stays a
 		// constant and limit a package-level variable.
-		{"Literals", "in: xs []int, t int; out: t int"},
+		{"Literals", "in: xs []int, t int; out: t int+"},
 		// sum and n are read in the segment only: temporaries.
-		{"Mean", "in: xs []float64, sum float64, n int; out: avg float64"},
-		{"MeanAll", "in: xs []float64, sum float64, n int; out: sum float64, n int, avg float64"},
+		{"Mean", "in: xs []float64, sum float64, n int; out: avg float64+"},
+		{"MeanAll", "in: xs []float64, sum float64, n int; out: sum float64, n int, avg float64+"},
 		// n is read nowhere: a result nobody reads.
-		{"Count", "in: xs []int; out: n int"},
+		{"Count", "in: xs []int; out: n int+"},
 		// y is assigned on one branch only before it is read.
-		{"Cond", "in: c bool, x int, y int; out: x int"},
+		{"Cond", "in: c bool, x int, y int; out: x int+"},
 		// t is assigned before it is read.
-		{"Def", "in: x int; out: x int"},
-		{"Both", "in: c bool, x int; out: x int"},
-		{"InClosure", "in: xs []int, m int, k int; out: m int"},
-		{"Nested", "in: xs []int, best int; out: best int"},
-		{"Drop", "in: s string; out: n int; discards: parse(s), math.Sqrt(float64(len(s)))"},
-		{"Decl", "in: a float64, b float64; out: h float64"},
+		{"Def", "in: x int; out: x int+"},
+		{"Both", "in: c bool, x int; out: x int+"},
+		{"InClosure", "in: xs []int, m int, k int; out: m int+"},
+		{"Nested", "in: xs []int, best int; out: best int+"},
+		{"Drop", "in: s string; out: n int+; discards: parse(s), math.Sqrt(float64(len(s)))"},
+		{"Decl", "in: a float64, b float64; out: h float64+"},
 		// p.X += d reads and changes p itself.
-		{"Move", "in: p example.com/ok/seg.Point, d float64; out: p example.com/ok/seg.Point"},
-		{"Norm", "in: v []float64; out: r0 float64"},
-		{"Scale", "in: p *example.com/ok/seg.Point, k float64, p1 int; out: "},
-		{"DivMod", "in: a int, b int; out: r0 int, r1 int"},
+		{"Move", "in: p example.com/ok/seg.Point, d float64; out: p example.com/ok/seg.Point+"},
+		{"Norm", "in: v []float64; out: r0 float64+"},
+		{"Scale", "in: p *example.com/ok/seg.Point*, k float64, p1 int; out: "},
+		{"DivMod", "in: a int, b int; out: r0 int+, r1 int+"},
 		// A named result is read by the function's caller.
-		{"Named", "in: xs []int, n int; out: n int"},
+		{"Named", "in: xs []int, n int; out: n int+"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := segs[tt.name]
@@ -199,5 +209,139 @@ func TestFindErrors(t *testing.T) {
 	}
 	if got, w := err.Error(), strings.Join(want, "\n"); got != w {
 		t.Errorf("error:\n%s\nwant:\n%s", got, w)
+	}
+}
+
+func TestFindEffects(t *testing.T) {
+	segs := okSegments(t)
+	for _, tt := range []struct{ name, want string }{
+		// Passing a slice to a function of another package may change it.
+		{"SortInPlace", "in: xs []int*; out: "},
+		{"SlicesSort", "in: xs []string*; out: "},
+		{"Store", "in: xs []int*; out: "},
+		{"Fill", "in: keys []string, m map[string]int*; out: "},
+		{"Through", "in: p *example.com/ok/effects.Point*, d int; out: "},
+		{"Alias", "in: xs []int*; out: "},
+		{"RangePtr", "in: ps []*example.com/ok/effects.Point*; out: "},
+		// SSA of the package's functions: sumOf reads a, zero writes b,
+		// indirect calls zero with c; slices.Contains only reads d.
+		{"Calls", "in: a []int, b []int*, c []int*, d []int; out: n int+"},
+		// append may write the backing array of xs.
+		{"Append", "in: xs []int*; out: xs []int+"},
+		// An array value is copied: a is changed, not its caller's.
+		{"Array", "in: a [3]int; out: a [3]int+"},
+		// Unexported fields of the segment's own package are recordable.
+		{"Own", "in: c example.com/ok/effects.counter; out: n int+"},
+		{"Return", "in: xs []int; out: ; jumps out of the segment (return at effects.go:142:4)"},
+		{"BreakOuter", "in: row []int, n int; out: n int+; jumps out of the segment (break outer at effects.go:156:5 to a label outside the segment)"},
+		// Labels and loops inside the segment are fine.
+		{"BreakInner", "in: rows [][]int, n int; out: n int+"},
+		{"Continue", "in: x int; out: ; jumps out of the segment (continue at effects.go:189:4 leaves the segment)"},
+		{"Goto", "in: xs []int, n int; out: n int+; jumps out of the segment (goto done at effects.go:202:4 to a label outside the segment)"},
+		{"Safe", "in: xs []int, i int; out: v int+; panics to a recovering caller (may panic at effects.go:218:6, recovered by the defer at effects.go:212:2)"},
+		{"Chan", "in: ch chan int; out: n int+; reads a value that cannot be recorded (input ch of type chan int: it holds a channel)"},
+		{"Func", "in: f func(int) int, x int; out: y int+; reads a value that cannot be recorded (input f of type func(int) int: it holds a function)"},
+		{"Reader", "in: r io.Reader*, buf []byte*; out: n int+; reads a value that cannot be recorded (input r of type io.Reader: it holds an interface)"},
+		{"File", "in: f *os.File*; out: n int+; reads a value that cannot be recorded (input f of type *os.File: it holds os.File, an operating system handle)"},
+		// t.Unix() is a call of another package with t, which holds a
+		// pointer: conservatively a change of ts.
+		{"Time", "in: ts example.com/ok/effects.Times*, s int64; out: s int64+; reads a value that cannot be recorded (input ts of type Times: it holds time.Time, a struct of another package with unexported fields)"},
+		{"Generic", "in: xs []T, s T; out: s T+; depends on a type parameter (generic function Generic at effects.go:268:1)"},
+		{"WholeGeneric", "in: x T; out: r0 T+; depends on a type parameter (generic function WholeGeneric at effects.go:280:1)"},
+		{"Global", "in: xs []int; out: ; changes package-level state (changes total at effects.go:286:3)"},
+		{"GlobalMap", "in: k string; out: ; changes package-level state (changes cache at effects.go:293:2)"},
+		{"GlobalAlias", "in: ; out: ; changes package-level state (changes last at effects.go:302:3)"},
+		{"Go", "in: xs []int; out: ; starts goroutines or defers (go statement at effects.go:309:2)"},
+		{"Defer", "in: xs []int*; out: ; starts goroutines or defers (defer statement at effects.go:316:2)"},
+		{"Send", "in: ch chan int, x int; out: ; starts goroutines or defers (channel send at effects.go:322:2)"},
+		// Outputs are recorded too: an error cannot be rebuilt.
+		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := segs[tt.name]
+			if s == nil {
+				t.Fatalf("no segment %s", tt.name)
+			}
+			got := describe(s)
+			if s.Detail != "" {
+				got += " (" + s.Detail + ")"
+			}
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindAllLoops(t *testing.T) {
+	segs, err := findFixture(t, "ok", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range segs {
+		if s.Pkg.PkgPath != "example.com/ok/loops" {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s %s:%d %s", s.Name, filepath.Base(s.Pos.Filename), s.Pos.Line, s.Reason))
+	}
+	want := []string{
+		"Loop_init_7 a.go:7 changes package-level state",
+		"Loop_T_Sum_18 a.go:18 ",
+		"Loop_T_Sum_19 a.go:19 ",
+		"Loop_G_Len_32 a.go:32 depends on a type parameter",
+		// The loop is in a function literal of Lit.
+		"Loop_Lit_42 a.go:42 ",
+		// Another init, in another file: the name stays unique.
+		"Loop_init_6 b.go:6 changes package-level state",
+	}
+	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
+		t.Errorf("loops:\n%s\nwant:\n%s", g, w)
+	}
+	// Markers are not read, and the loops of every package are found.
+	names := map[string]bool{}
+	for _, s := range segs {
+		if names[s.Name] && s.Pkg.PkgPath == "example.com/ok/loops" {
+			t.Errorf("duplicate name %s", s.Name)
+		}
+		names[s.Name] = true
+	}
+	if !names["Loop_Sum_17"] || names["Sum"] {
+		t.Errorf("names in package seg: want Loop_Sum_17 and no Sum, got %v", names)
+	}
+}
+
+// TestFindAllLoopsSameLine checks that loops starting on one line get
+// distinct names, in code gofmt would not leave that way.
+func TestFindAllLoopsSameLine(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/line\n\ngo 1.26\n",
+		"a.go":   "package line\n\nfunc F() (s int) {\n\tfor range 2 { for range 3 { s++ } }\n\treturn\n}\n",
+		"b.go":   "package line\n\nfunc init() {\n\tfor range 2 {}\n}\n",
+		"c.go":   "package line\n\nfunc init() {\n\tfor range 2 {}\n}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	find := func() string {
+		segs, err := Find(context.Background(), FindOptions{Dir: dir, AllLoops: true, Env: fixtureEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range segs {
+			names = append(names, s.Name)
+		}
+		return strings.Join(names, " ")
+	}
+	got := find()
+	if want := "Loop_F_4 Loop_F_4_2 Loop_init_4 Loop_init_4_2"; got != want {
+		t.Errorf("names %s, want %s", got, want)
+	}
+	if again := find(); again != got {
+		t.Errorf("second run: %s, first %s", again, got)
 	}
 }

@@ -1,0 +1,341 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+)
+
+// This file decides whether a segment gets a benchmark. The checks run
+// in this order and the first that fails names the reason:
+//
+//   - TypeParam: the function around the segment is generic, or is a
+//     method of a generic type (the benchmark would need the type
+//     arguments).
+//   - Concurrent: the segment holds a go, defer or select statement, a
+//     channel send or receive, or a range over a channel.
+//   - JumpsOut: outside function literals, the segment holds a return
+//     (not in a whole-function segment), a break or continue whose loop,
+//     switch or select is outside the segment, or a labelled break,
+//     continue or goto whose label is outside it.
+//   - RecoveredPanic: the function around the segment defers a function
+//     literal that calls recover, or a function of the package that
+//     calls it, and the segment may panic: it calls panic or any other
+//     function, or holds an index, slice, type assertion or dereference.
+//   - WritesGlobal: the segment assigns a package-level variable or may
+//     change state reachable from one (see the rules of effects).
+//   - Unrecordable: an input or output (outputs are recorded too, for
+//     the regression test) has, or reaches through fields, elements,
+//     keys and pointers, a channel, function, interface or
+//     unsafe.Pointer; a type of os, net, syscall or os/exec (a handle:
+//     *os.File, net.Conn, ...); or a struct type of another package
+//     with unexported fields (the recorder cannot set them; a struct of
+//     the segment's own package is fine).
+
+// reject sets the segment's Reason and Detail.
+func (a *analyzer) reject() {
+	for _, check := range []func() (Reason, string){
+		a.typeParam, a.concurrent, a.jumpsOut, a.recoveredPanic, a.writesGlobal, a.unrecordable,
+	} {
+		if r, d := check(); r != Accepted {
+			a.seg.Reason, a.seg.Detail = r, d
+			return
+		}
+	}
+}
+
+// at formats pos for a Detail: the file's base name, line and column.
+func (a *analyzer) at(pos token.Pos) string {
+	p := a.fset.Position(pos)
+	return fmt.Sprintf("%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
+}
+
+func (a *analyzer) typeParam() (Reason, string) {
+	fd, ok := a.outer.(*ast.FuncDecl)
+	if !ok {
+		return Accepted, ""
+	}
+	if fd.Type.TypeParams != nil {
+		return TypeParam, fmt.Sprintf("generic function %s at %s", fd.Name.Name, a.at(fd.Pos()))
+	}
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		t := fd.Recv.List[0].Type
+		if s, ok := t.(*ast.StarExpr); ok {
+			t = s.X
+		}
+		switch t.(type) {
+		case *ast.IndexExpr, *ast.IndexListExpr:
+			return TypeParam, fmt.Sprintf("method %s of a generic type at %s", fd.Name.Name, a.at(fd.Pos()))
+		}
+	}
+	return Accepted, ""
+}
+
+func (a *analyzer) concurrent() (Reason, string) {
+	var detail string
+	ast.Inspect(a.code, func(n ast.Node) bool {
+		if detail != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			detail = "go statement at " + a.at(n.Pos())
+		case *ast.DeferStmt:
+			detail = "defer statement at " + a.at(n.Pos())
+		case *ast.SelectStmt:
+			detail = "select statement at " + a.at(n.Pos())
+		case *ast.SendStmt:
+			detail = "channel send at " + a.at(n.Pos())
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				detail = "channel receive at " + a.at(n.Pos())
+			}
+		case *ast.RangeStmt:
+			if _, ok := under(a.info.TypeOf(n.X)).(*types.Chan); ok {
+				detail = "range over a channel at " + a.at(n.Pos())
+			}
+		}
+		return true
+	})
+	if detail != "" {
+		return Concurrent, detail
+	}
+	return Accepted, ""
+}
+
+func (a *analyzer) jumpsOut() (Reason, string) {
+	var detail string
+	// loops and breaks count the statements around a node, inside the
+	// segment, that continue and break can leave.
+	var walk func(n ast.Node, loops, breaks int)
+	walk = func(n ast.Node, loops, breaks int) {
+		ast.Inspect(n, func(c ast.Node) bool {
+			if detail != "" {
+				return false
+			}
+			if c == n {
+				return true
+			}
+			switch c := c.(type) {
+			case *ast.FuncLit:
+				return false // its returns and branches stay inside it
+			case *ast.ReturnStmt:
+				if !a.seg.Whole {
+					detail = "return at " + a.at(c.Pos())
+				}
+			case *ast.ForStmt, *ast.RangeStmt:
+				walk(c, loops+1, breaks+1)
+				return false
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				walk(c, loops, breaks+1)
+				return false
+			case *ast.BranchStmt:
+				if c.Label != nil {
+					if l, ok := a.info.Uses[c.Label].(*types.Label); ok && !a.in(l.Pos()) {
+						detail = fmt.Sprintf("%s %s at %s to a label outside the segment", c.Tok, c.Label.Name, a.at(c.Pos()))
+					}
+					return false
+				}
+				switch {
+				case c.Tok == token.BREAK && breaks == 0:
+					detail = "break at " + a.at(c.Pos()) + " leaves the segment"
+				case c.Tok == token.CONTINUE && loops == 0:
+					detail = "continue at " + a.at(c.Pos()) + " leaves the segment"
+				}
+			}
+			return true
+		})
+	}
+	walk(&ast.BlockStmt{List: []ast.Stmt{a.codeStmt()}}, 0, 0)
+	if detail != "" {
+		return JumpsOut, detail
+	}
+	return Accepted, ""
+}
+
+// codeStmt returns the segment's code as a statement.
+func (a *analyzer) codeStmt() ast.Stmt {
+	if s, ok := a.code.(ast.Stmt); ok {
+		return s
+	}
+	return &ast.EmptyStmt{}
+}
+
+func (a *analyzer) recoveredPanic() (Reason, string) {
+	if a.seg.Whole {
+		return Accepted, "" // its defer is Concurrent
+	}
+	var body *ast.BlockStmt
+	switch f := a.seg.Func.(type) {
+	case *ast.FuncDecl:
+		body = f.Body
+	case *ast.FuncLit:
+		body = f.Body
+	}
+	var recovers token.Pos
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // defers of other functions
+		case *ast.DeferStmt:
+			if a.callsRecover(n.Call) {
+				recovers = n.Pos()
+			}
+		}
+		return !recovers.IsValid()
+	})
+	if !recovers.IsValid() {
+		return Accepted, ""
+	}
+	var may token.Pos
+	ast.Inspect(a.code, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if tv, ok := a.info.Types[n.Fun]; ok && tv.IsType() {
+				break // a conversion
+			}
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				if b, ok := a.info.Uses[id].(*types.Builtin); ok && b.Name() != "panic" {
+					break
+				}
+			}
+			may = n.Pos()
+		case *ast.IndexExpr, *ast.SliceExpr, *ast.StarExpr:
+			if tv, ok := a.info.Types[n.(ast.Expr)]; ok && tv.IsValue() {
+				may = n.Pos()
+			}
+		case *ast.TypeAssertExpr:
+			may = n.Pos()
+		}
+		return !may.IsValid()
+	})
+	if !may.IsValid() {
+		return Accepted, ""
+	}
+	return RecoveredPanic, fmt.Sprintf("may panic at %s, recovered by the defer at %s", a.at(may), a.at(recovers))
+}
+
+// callsRecover reports whether the deferred call is a function literal
+// calling recover, or a function of the package whose body calls it.
+func (a *analyzer) callsRecover(call *ast.CallExpr) bool {
+	var body ast.Node
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		body = f.Body
+	case *ast.Ident:
+		if fn, ok := a.info.Uses[f].(*types.Func); ok && fn.Pkg() == a.pkg {
+			body = a.funcBody(fn)
+		}
+	}
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+				if b, ok := a.info.Uses[id].(*types.Builtin); ok && b.Name() == "recover" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// funcBody returns the body of fn, a function of the segment's package.
+func (a *analyzer) funcBody(fn *types.Func) *ast.BlockStmt {
+	for _, f := range a.seg.Pkg.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && a.info.Defs[fd.Name] == fn {
+				return fd.Body
+			}
+		}
+	}
+	return nil
+}
+
+func (a *analyzer) writesGlobal() (Reason, string) {
+	if !a.globalWrite.pos.IsValid() {
+		return Accepted, ""
+	}
+	return WritesGlobal, fmt.Sprintf("changes %s at %s", a.globalWrite.v.Name(), a.at(a.globalWrite.pos))
+}
+
+func (a *analyzer) unrecordable() (Reason, string) {
+	check := func(kind string, vs []Var) string {
+		for _, v := range vs {
+			if why := a.unrecordableType(v.Type, map[types.Type]bool{}); why != "" {
+				return fmt.Sprintf("%s %s of type %s: %s", kind, v.Name, types.TypeString(v.Type, types.RelativeTo(a.pkg)), why)
+			}
+		}
+		return ""
+	}
+	if d := check("input", a.seg.Inputs); d != "" {
+		return Unrecordable, d
+	}
+	if d := check("output", a.seg.Outputs); d != "" {
+		return Unrecordable, d
+	}
+	return Accepted, ""
+}
+
+// handlePkgs are the packages whose types are handles of the operating
+// system.
+var handlePkgs = map[string]bool{"os": true, "net": true, "syscall": true, "os/exec": true}
+
+// unrecordableType says why a value of type t cannot be recorded, or
+// returns "".
+func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) string {
+	if seen[t] {
+		return ""
+	}
+	seen[t] = true
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		path := n.Obj().Pkg().Path()
+		name := types.TypeString(n, types.RelativeTo(a.pkg))
+		if handlePkgs[path] {
+			return "it holds " + name + ", an operating system handle"
+		}
+		if s, ok := n.Underlying().(*types.Struct); ok && n.Obj().Pkg() != a.pkg {
+			for i := range s.NumFields() {
+				if !s.Field(i).Exported() {
+					return "it holds " + name + ", a struct of another package with unexported fields"
+				}
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Kind() == types.UnsafePointer {
+			return "it holds an unsafe.Pointer"
+		}
+	case *types.Chan:
+		return "it holds a channel"
+	case *types.Signature:
+		return "it holds a function"
+	case *types.Interface:
+		return "it holds an interface"
+	case *types.Pointer:
+		return a.unrecordableType(u.Elem(), seen)
+	case *types.Slice:
+		return a.unrecordableType(u.Elem(), seen)
+	case *types.Array:
+		return a.unrecordableType(u.Elem(), seen)
+	case *types.Map:
+		if why := a.unrecordableType(u.Key(), seen); why != "" {
+			return why
+		}
+		return a.unrecordableType(u.Elem(), seen)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if why := a.unrecordableType(u.Field(i).Type(), seen); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,9 @@
+package loops
+
+var other [4]int
+
+func init() {
+	for i := range other {
+		other[i] = -i
+	}
+}
