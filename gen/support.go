@@ -35,7 +35,7 @@ func supportSource() (decls string, imports []string) {
 }
 
 var support = sync.OnceValue(func() codecSource {
-	s, err := renameCodec("mbench", nil)
+	s, err := renameCodec("mbench", []string{"recorder.go"}, false)
 	if err != nil {
 		// The source is embedded and tested: this is a bug of mbench.
 		panic(err)
@@ -46,14 +46,18 @@ var support = sync.OnceValue(func() codecSource {
 // codecSource is the codec's source rewritten for another package.
 type codecSource struct {
 	decls   string
-	imports []string
+	imports []string          // import paths, sorted
+	aliases map[string]string // import path → name, when imports are renamed
 }
 
 // renameCodec parses the codec's non-test files, except those skip names,
 // and renames each top-level identifier X to prefix+X (the first letter
 // upper-cased), so that the declarations can join a package whose other
 // names do not start with prefix. Methods and fields keep their names.
-func renameCodec(prefix string, skip []string) (codecSource, error) {
+// With aliasImports, each imported package is named prefix+its name too,
+// so that a package-level name of the user's package (a function called
+// sort) cannot clash with the file's imports.
+func renameCodec(prefix string, skip []string, aliasImports bool) (codecSource, error) {
 	fset := token.NewFileSet()
 	var files []*ast.File
 	names, err := fs.Glob(codecFiles, "internal/codec/*.go")
@@ -107,8 +111,10 @@ func renameCodec(prefix string, skip []string) (codecSource, error) {
 	}
 
 	imports := map[string]bool{}
+	aliases := map[string]string{}
 	var out bytes.Buffer
 	for _, f := range files {
+		pkgNames := map[string]string{} // name in the file → alias
 		for _, imp := range f.Imports {
 			path, err := strconv.Unquote(imp.Path.Value)
 			if err != nil {
@@ -118,8 +124,13 @@ func renameCodec(prefix string, skip []string) (codecSource, error) {
 				return codecSource{}, fmt.Errorf("%s: a renamed import cannot be pasted", fset.Position(imp.Pos()))
 			}
 			imports[path] = true
+			if aliasImports {
+				name := path[strings.LastIndex(path, "/")+1:]
+				aliases[path] = prefix + name
+				pkgNames[name] = prefix + name
+			}
 		}
-		renameRefs(f, rename)
+		renameRefs(f, rename, pkgNames)
 		for _, d := range f.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 				continue
@@ -139,18 +150,30 @@ func renameCodec(prefix string, skip []string) (codecSource, error) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	return codecSource{decls: out.String(), imports: paths}, nil
+	s := codecSource{decls: out.String(), imports: paths}
+	if aliasImports {
+		s.aliases = aliases
+	}
+	return s, nil
 }
 
 // renameRefs calls rename on every identifier of f that may refer to a
 // package-level name: not on selected names (x.Name), struct fields,
-// interface methods, method names, or keys of struct literals.
-func renameRefs(f *ast.File, rename func(*ast.Ident)) {
+// interface methods, method names, or keys of struct literals. It renames
+// the package names of qualified identifiers as pkgNames says (the codec
+// has no local variable named like a package it imports).
+func renameRefs(f *ast.File, rename func(*ast.Ident), pkgNames map[string]string) {
 	skip := map[*ast.Ident]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
 			skip[n.Sel] = true
+			if x, ok := n.X.(*ast.Ident); ok {
+				if alias, ok := pkgNames[x.Name]; ok {
+					x.Name = alias
+					skip[x] = true
+				}
+			}
 		case *ast.StructType:
 			for _, fld := range n.Fields.List {
 				for _, name := range fld.Names {

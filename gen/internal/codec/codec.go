@@ -43,9 +43,9 @@
 // one variable stay one pointer after decoding, and cycles are kept. A
 // pointer into the middle of another encoded value (to a field or an
 // element), and two slices sharing a backing array, decode as separate
-// copies. Encoding the same value twice gives the same bytes; a map whose
-// keys hold pointers is ordered by the keys' values, so two keys with equal
-// values but different addresses may swap between runs.
+// copies. Encoding the same value twice gives the same bytes: map entries
+// are ordered by their keys' encodings, then by their values' (a map may
+// hold several NaN keys, or pointer keys to equal values).
 //
 // The package uses only the standard library, because mbench pastes its
 // source into generated tests and recording code of a user's package,

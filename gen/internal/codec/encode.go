@@ -330,6 +330,32 @@ func (e *encoder) encodeMap(v reflect.Value) error {
 	sort.SliceStable(entries, func(i, j int) bool {
 		return bytes.Compare(entries[i].sortKey, entries[j].sortKey) < 0
 	})
+	// Keys that encode alike (NaNs, pointers to equal values) are ordered
+	// by their values.
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && bytes.Equal(entries[i].sortKey, entries[j].sortKey) {
+			j++
+		}
+		if j-i > 1 {
+			run := entries[i:j]
+			vals := make([][]byte, len(run))
+			for k := range run {
+				vals[k], _ = encodeValue(run[k].value)
+			}
+			idx := make([]int, len(run))
+			for k := range idx {
+				idx[k] = k
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return bytes.Compare(vals[idx[a]], vals[idx[b]]) < 0 })
+			sorted := make([]entry, len(run))
+			for k, x := range idx {
+				sorted[k] = run[x]
+			}
+			copy(run, sorted)
+		}
+		i = j
+	}
 	if object {
 		e.buf = append(e.buf, '{')
 	} else {

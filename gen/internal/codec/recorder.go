@@ -1,0 +1,153 @@
+package codec
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// RecordDirEnv names the environment variable holding the directory a
+// Recorder writes to, when its Dir is empty.
+const RecordDirEnv = "MBENCH_RECORD_DIR"
+
+// A Recorder keeps the first Max distinct input sets of one segment, as
+// the segment runs in the package's tests: Begin encodes the inputs when
+// the segment starts, so that the segment's own changes do not reach
+// them, and End the outputs when it ends. Sets are distinct by their
+// encoded inputs. A Recorder is safe for concurrent use.
+//
+// Under DIR/NAME it writes "reached" when the segment first starts, each
+// complete set as set-N.json ({"inputs":[values],"outputs":[values]}, N
+// counting from 1 in the order the executions began), written to a
+// temporary name and renamed, so that a test binary that crashes keeps
+// every set completed before, and "error" with the first value that could
+// not be encoded.
+type Recorder struct {
+	Name string
+	Dir  string // "" means $MBENCH_RECORD_DIR
+
+	// Max is how many distinct sets to keep; MaxCalls bounds the
+	// executions examined, so that a segment run millions of times on
+	// the same inputs costs the tests little.
+	Max, MaxCalls int
+
+	mu      sync.Mutex
+	seen    map[string]bool
+	calls   int
+	kept    int
+	done    atomic.Bool
+	reached sync.Once
+	failed  sync.Once
+}
+
+// A Call is one execution of a segment being recorded.
+type Call struct {
+	r      *Recorder
+	n      int
+	inputs [][]byte
+}
+
+// Begin records that the segment starts with the given inputs, and
+// returns the Call to end; a zero Call when the set is not kept.
+func (r *Recorder) Begin(inputs ...any) Call {
+	if r.done.Load() {
+		return Call{}
+	}
+	r.reached.Do(func() { r.write("reached", nil) })
+	enc := make([][]byte, len(inputs))
+	var key []byte
+	for i, v := range inputs {
+		b, err := Encode(v)
+		if err != nil {
+			r.fail("input " + strconv.Itoa(i) + ": " + err.Error())
+			return Call{}
+		}
+		enc[i] = b
+		key = strconv.AppendInt(key, int64(len(b)), 10)
+		key = append(key, ':')
+		key = append(key, b...)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	if r.kept >= r.Max || r.MaxCalls > 0 && r.calls > r.MaxCalls {
+		r.done.Store(true)
+		return Call{}
+	}
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
+	if r.seen[string(key)] {
+		return Call{}
+	}
+	r.seen[string(key)] = true
+	r.kept++
+	return Call{r: r, n: r.kept, inputs: enc}
+}
+
+// End records the outputs of the execution c began, and clears c: a
+// goto back over Begin must not end the same execution twice.
+func (c *Call) End(outputs ...any) {
+	if c.r == nil {
+		return
+	}
+	defer func() { *c = Call{} }()
+	b := []byte(`{"inputs":[`)
+	for i, in := range c.inputs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, in...)
+	}
+	b = append(b, `],"outputs":[`...)
+	for i, v := range outputs {
+		enc, err := Encode(v)
+		if err != nil {
+			c.r.fail("output " + strconv.Itoa(i) + ": " + err.Error())
+			return
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, enc...)
+	}
+	b = append(b, "]}\n"...)
+	c.r.write("set-"+strconv.Itoa(c.n)+".json", b)
+}
+
+func (r *Recorder) fail(msg string) {
+	r.failed.Do(func() { r.write("error", []byte(msg)) })
+}
+
+// write writes a file under DIR/NAME through a temporary name. Errors are
+// dropped: recording must not change what the tests do, and a missing
+// file shows as a segment without sets.
+func (r *Recorder) write(name string, data []byte) {
+	dir := r.Dir
+	if dir == "" {
+		dir = os.Getenv(RecordDirEnv)
+	}
+	if dir == "" {
+		return
+	}
+	dir = filepath.Join(dir, r.Name)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+}

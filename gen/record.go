@@ -1,0 +1,562 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/gen/internal/codec"
+	"github.com/mbench/mbench/internal/proc"
+)
+
+// DefaultMaxInputs is how many distinct input sets Record keeps per
+// segment when RecordOptions.MaxInputs is 0.
+const DefaultMaxInputs = 5
+
+// maxCalls bounds how many executions of a segment the recording code
+// examines for distinct inputs: a segment the tests run a million times on
+// the same inputs must not make them encode those inputs a million times.
+const maxCalls = 1000
+
+// RecordOptions says how Record runs the packages' tests.
+type RecordOptions struct {
+	// MaxInputs is how many distinct input sets to keep per segment;
+	// 0 means DefaultMaxInputs.
+	MaxInputs int
+
+	// Env is the environment of the go command; nil means the current
+	// one.
+	Env []string
+
+	// Timeout bounds each package's tests (go test -timeout); 0 means
+	// go test's default.
+	Timeout time.Duration
+
+	// Log, when not nil, receives the output of go test as it runs.
+	Log io.Writer
+}
+
+// A TestsFailed error reports a package whose tests failed while Record
+// ran them. The input sets recorded before the failure are kept.
+type TestsFailed struct {
+	Pkg    string // import path
+	Output string // the end of go test's output
+}
+
+func (e *TestsFailed) Error() string {
+	return fmt.Sprintf("%s: tests failed while recording inputs; kept the sets recorded before the failure:\n%s", e.Pkg, e.Output)
+}
+
+// Record runs the tests of the packages holding the accepted segments of
+// segs, recording the segments' inputs and outputs, after AutoJMH's
+// "retrieving inputs for the payload" (Rodriguez-Cancio, Combemale &
+// Baudry, ASE 2016, §3.6).
+//
+// The user's files are never modified: each package is instrumented
+// through go test -overlay. The overlay replaces each file holding a
+// segment with a copy where the segment is surrounded by calls of the
+// recording code (on the same lines, so that positions in test failures
+// stay right): a statement segment gets a call before it, which encodes
+// its inputs, and one after it, which encodes its outputs and the
+// inputs it mutates; a whole function gets a call on entry and a
+// deferred one on return (its unnamed results and parameters are named
+// for it). The overlay adds mbench_record.go, the recording code (the
+// codec, standard library only, every name starting with mbenchRec), and
+// hides an existing mbench_gen_test.go. The tests run once (go test
+// -count=1 -run . -bench ^$); each segment keeps the first
+// opts.MaxInputs sets of distinct inputs, each written as soon as the
+// execution ends, so a crash keeps what was recorded before.
+//
+// Record then writes testdata/mbench/NAME.json in each package's
+// directory (when its content changed), sets each segment's Sets, and
+// gives Reason NotReached to a segment no test completed, or Unrecordable
+// to one whose values could not be encoded. A package whose tests fail
+// yields what was recorded and a *TestsFailed among the returned errors
+// (errors.Join); a package whose instrumented code does not build, or
+// whose files changed since they were loaded, is an error and its
+// segments keep their reasons.
+func Record(ctx context.Context, segs []*Segment, opts RecordOptions) error {
+	if opts.MaxInputs == 0 {
+		opts.MaxInputs = DefaultMaxInputs
+	}
+	if opts.MaxInputs < 0 {
+		return fmt.Errorf("max inputs %d: want at least 1", opts.MaxInputs)
+	}
+	byPkg := map[string][]*Segment{}
+	var dirs []string
+	for _, s := range segs {
+		if s.Reason != Accepted {
+			continue
+		}
+		dir := filepath.Dir(s.Pkg.Fset.File(s.Func.Pos()).Name())
+		if byPkg[dir] == nil {
+			dirs = append(dirs, dir)
+		}
+		byPkg[dir] = append(byPkg[dir], s)
+	}
+	sort.Strings(dirs)
+	var errs []error
+	for _, dir := range dirs {
+		if err := recordPackage(ctx, dir, byPkg[dir], opts); err != nil {
+			errs = append(errs, err)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// recordPackage records the segments of the package in dir.
+func recordPackage(ctx context.Context, dir string, segs []*Segment, opts RecordOptions) error {
+	pkg := segs[0].Pkg
+	tmp, err := os.MkdirTemp("", "mbench-record-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	overlay, err := instrument(dir, tmp, segs, opts.MaxInputs)
+	if err != nil {
+		return fmt.Errorf("%s: %v", pkg.PkgPath, err)
+	}
+	overlayFile := filepath.Join(tmp, "overlay.json")
+	data, err := json.Marshal(struct{ Replace map[string]string }{overlay})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(overlayFile, data, 0o666); err != nil {
+		return err
+	}
+
+	setsDir := filepath.Join(tmp, "sets")
+	args := []string{"test", "-count=1", "-run", ".", "-bench", "^$", "-overlay", overlayFile}
+	if opts.Timeout > 0 {
+		args = append(args, "-timeout", opts.Timeout.String())
+	}
+	args = append(args, ".")
+	cmd := proc.Command(ctx, "go", args...)
+	cmd.Dir = dir
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(env[:len(env):len(env)], codec.RecordDirEnv+"="+setsDir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if opts.Log != nil {
+		cmd.Stdout = io.MultiWriter(&out, opts.Log)
+		cmd.Stderr = cmd.Stdout
+	}
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var failed error
+	if runErr != nil {
+		var exit *exec.ExitError
+		if !errors.As(runErr, &exit) {
+			return fmt.Errorf("%s: cannot run go test: %v", pkg.PkgPath, runErr)
+		}
+		text := out.String()
+		if !testsRan(text, pkg.PkgPath) {
+			return fmt.Errorf("%s: go test did not run the tests of the package instrumented for recording: %v\n%s", pkg.PkgPath, runErr, tail(text, 40))
+		}
+		failed = &TestsFailed{Pkg: pkg.PkgPath, Output: tail(text, 40)}
+	}
+	for i, s := range segs {
+		if err := collect(dir, setsDir, i, s, opts.MaxInputs); err != nil {
+			return errors.Join(failed, err)
+		}
+	}
+	return failed
+}
+
+// testsRan reports whether go test's output says the test binary of
+// package path ran (passing, failing or crashing), rather than the
+// package failing to build or the go command failing to start.
+func testsRan(output, path string) bool {
+	for _, line := range strings.Split(output, "\n") {
+		for _, prefix := range []string{"ok  \t", "FAIL\t"} {
+			rest, ok := strings.CutPrefix(line, prefix+path+"\t")
+			if ok && !strings.Contains(rest, "[") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"..."}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// recordDirName is the directory under the sets directory where segment i
+// of a package is recorded.
+func recordDirName(i int, s *Segment) string {
+	return strconv.Itoa(i) + "-" + s.Name
+}
+
+// collect reads the sets the recording code wrote for segment i, writes
+// testdata/mbench/NAME.json and sets s.Sets and, when none was recorded,
+// s.Reason.
+func collect(dir, setsDir string, i int, s *Segment, max int) error {
+	recDir := filepath.Join(setsDir, recordDirName(i, s))
+	_, err := os.Stat(filepath.Join(recDir, "reached"))
+	reached := err == nil
+	problem, _ := os.ReadFile(filepath.Join(recDir, "error"))
+	entries, _ := os.ReadDir(recDir)
+	type numbered struct {
+		n    int
+		name string
+	}
+	var files []numbered
+	for _, e := range entries {
+		num, ok := strings.CutPrefix(e.Name(), "set-")
+		num, ok2 := strings.CutSuffix(num, ".json")
+		if n, err := strconv.Atoi(num); ok && ok2 && err == nil {
+			files = append(files, numbered{n, e.Name()})
+		}
+	}
+	sort.Slice(files, func(a, b int) bool { return files[a].n < files[b].n })
+	if len(files) > max {
+		files = files[:max]
+	}
+
+	ins, outs := recordedVars(s)
+	f := codec.File{Segment: s.Name, Package: s.Pkg.PkgPath}
+	for _, file := range files {
+		data, err := os.ReadFile(filepath.Join(recDir, file.name))
+		if err != nil {
+			return err
+		}
+		var raw struct{ Inputs, Outputs []json.RawMessage }
+		if err := json.Unmarshal(data, &raw); err != nil || len(raw.Inputs) != len(ins) || len(raw.Outputs) != len(outs) {
+			return fmt.Errorf("%s: recorded set %s is malformed (%v)", s.Pos, file.name, err)
+		}
+		set := codec.Set{Inputs: []codec.Var{}, Outputs: []codec.Var{}}
+		for j, v := range ins {
+			set.Inputs = append(set.Inputs, codec.Var{Name: v.Name, Type: typeString(s, v.Type), Value: raw.Inputs[j]})
+		}
+		for j, v := range outs {
+			set.Outputs = append(set.Outputs, codec.Var{Name: v.Name, Type: typeString(s, v.Type), Value: raw.Outputs[j]})
+		}
+		f.Sets = append(f.Sets, set)
+	}
+	s.Sets = len(f.Sets)
+	if s.Sets == 0 {
+		switch {
+		case len(problem) > 0:
+			s.Reason, s.Detail = Unrecordable, "while recording: "+string(problem)
+		case reached:
+			s.Reason, s.Detail = NotReached, "reached, but no execution of it completed"
+		default:
+			s.Reason = NotReached
+		}
+		return nil
+	}
+	data, err := f.Marshal()
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(dir, "testdata", "mbench", s.Name+".json")
+	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(name, data, 0o666)
+}
+
+// recordedVars returns the variables recorded before and after segment s:
+// its inputs, and its outputs followed by the inputs it mutates (unless an
+// output has the same name).
+func recordedVars(s *Segment) (ins, outs []Var) {
+	outs = append(outs, s.Outputs...)
+	for _, v := range s.Inputs {
+		if v.Mutated && !hasVar(outs, v.Name) {
+			outs = append(outs, v)
+		}
+	}
+	return s.Inputs, outs
+}
+
+func hasVar(vars []Var, name string) bool {
+	for _, v := range vars {
+		if v.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// typeString spells t as the package holding s does.
+func typeString(s *Segment, t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(s.Pkg.Types))
+}
+
+// instrument writes the instrumented files of the package in dir into tmp
+// and returns the overlay's replacements.
+func instrument(dir, tmp string, segs []*Segment, maxInputs int) (map[string]string, error) {
+	overlay := map[string]string{}
+	recFile := filepath.Join(dir, "mbench_record.go")
+	if _, err := os.Stat(recFile); err == nil {
+		return nil, fmt.Errorf("%s exists: mbench needs the name for its recording code", recFile)
+	}
+	if gen := filepath.Join(dir, "mbench_gen_test.go"); fileExists(gen) {
+		overlay[gen] = ""
+	}
+
+	byFile := map[string][]int{}
+	var files []string
+	for i, s := range segs {
+		name := s.Pkg.Fset.File(s.Func.Pos()).Name()
+		if byFile[name] == nil {
+			files = append(files, name)
+		}
+		byFile[name] = append(byFile[name], i)
+	}
+	sort.Strings(files)
+	for k, name := range files {
+		src, err := instrumentFile(name, segs, byFile[name])
+		if err != nil {
+			return nil, err
+		}
+		out := filepath.Join(tmp, fmt.Sprintf("%d-%s", k, filepath.Base(name)))
+		if err := os.WriteFile(out, src, 0o666); err != nil {
+			return nil, err
+		}
+		overlay[name] = out
+	}
+
+	src, err := recorderSource(segs[0].Pkg.Name, segs, maxInputs)
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Join(tmp, "mbench_record.go")
+	if err := os.WriteFile(out, src, 0o666); err != nil {
+		return nil, err
+	}
+	overlay[recFile] = out
+	return overlay, nil
+}
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+// recorderSource returns mbench_record.go for package pkgName: the codec's
+// recording code and one recorder per segment.
+func recorderSource(pkgName string, segs []*Segment, maxInputs int) ([]byte, error) {
+	src, err := renameCodec("mbenchRec", []string{"load.go", "file.go"}, true)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("// Code generated by mbench gen to record inputs while the tests run; it\n")
+	b.WriteString("// exists only in the overlay of one go test run. DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "package %s\n\nimport (\n", pkgName)
+	for _, p := range src.imports {
+		fmt.Fprintf(&b, "\t%s %q\n", src.aliases[p], p)
+	}
+	b.WriteString(")\n\n")
+	b.WriteString("var mbenchRecSegments = [...]*mbenchRecRecorder{\n")
+	for i, s := range segs {
+		fmt.Fprintf(&b, "\t{Name: %q, Max: %d, MaxCalls: %d},\n", recordDirName(i, s), maxInputs, maxCalls)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString(src.decls)
+	return b.Bytes(), nil
+}
+
+// A recEdit inserts text at a byte offset of a file, or replaces the bytes
+// up to end.
+type recEdit struct {
+	off, end int
+	text     string
+}
+
+// instrumentFile returns the source of file name with the segments idx of
+// segs instrumented.
+func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	tf := segs[idx[0]].Pkg.Fset.File(segs[idx[0]].Func.Pos())
+	if tf.Size() != len(src) {
+		return nil, fmt.Errorf("%s changed since it was loaded", name)
+	}
+	off := func(p token.Pos) int { return tf.Offset(p) }
+	var edits []recEdit
+	insert := func(p token.Pos, text string) {
+		edits = append(edits, recEdit{off(p), off(p), text})
+	}
+	for _, i := range idx {
+		s := segs[i]
+		call := fmt.Sprintf("mbenchRecC%d", i)
+		if s.Whole {
+			e, err := wholeEdits(s, i, call, off)
+			if err != nil {
+				return nil, err
+			}
+			edits = append(edits, e...)
+			continue
+		}
+		body := funcBody(s.Func)
+		_, outs := recordedVars(s)
+		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call))
+		insert(s.Stmt.Pos(), fmt.Sprintf("%s = mbenchRecSegments[%d].Begin(%s); ", call, i, varNames(s.Inputs)))
+		insert(s.Stmt.End(), fmt.Sprintf("; %s.End(%s)", call, varNames(outs)))
+	}
+	sort.SliceStable(edits, func(a, b int) bool { return edits[a].off < edits[b].off })
+	var out bytes.Buffer
+	pos := 0
+	for _, e := range edits {
+		if e.off < pos {
+			return nil, fmt.Errorf("%s: overlapping instrumentation at offset %d", name, e.off)
+		}
+		out.Write(src[pos:e.off])
+		out.WriteString(e.text)
+		pos = e.end
+	}
+	out.Write(src[pos:])
+	if _, err := parser.ParseFile(token.NewFileSet(), name, out.Bytes(), parser.SkipObjectResolution); err != nil {
+		return nil, fmt.Errorf("instrumenting %s: %v", name, err)
+	}
+	return out.Bytes(), nil
+}
+
+func funcBody(fn ast.Node) *ast.BlockStmt {
+	if lit, ok := fn.(*ast.FuncLit); ok {
+		return lit.Body
+	}
+	return fn.(*ast.FuncDecl).Body
+}
+
+func varNames(vars []Var) string {
+	names := make([]string, len(vars))
+	for i, v := range vars {
+		names[i] = v.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// wholeEdits instruments the whole function of segment s (number i):
+// unnamed or blank receiver, parameters and results get names, the
+// inputs are recorded on entry and the outputs by a deferred call, unless
+// the function panics.
+func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recEdit, error) {
+	fd := s.Func.(*ast.FuncDecl)
+	var edits []recEdit
+	names := map[*types.Var]string{} // signature variable → name in the instrumented code
+	obj, _ := s.Pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+	if obj == nil {
+		return nil, fmt.Errorf("%s: no type information for %s", s.Pos, fd.Name.Name)
+	}
+	sig := obj.Signature()
+	// name gives each variable of the fields a usable name, editing the
+	// source where it has none; paren says a lone unnamed field lacks
+	// parentheses.
+	name := func(fields *ast.FieldList, vars []*types.Var, prefix string) {
+		if fields == nil {
+			return
+		}
+		k := 0
+		for _, f := range fields.List {
+			if len(f.Names) == 0 {
+				n := fmt.Sprintf("mbenchRec%s%d", prefix, k)
+				names[vars[k]] = n
+				if !fields.Opening.IsValid() {
+					edits = append(edits, recEdit{off(f.Type.Pos()), off(f.Type.Pos()), "(" + n + " "}, recEdit{off(f.Type.End()), off(f.Type.End()), ")"})
+				} else {
+					edits = append(edits, recEdit{off(f.Type.Pos()), off(f.Type.Pos()), n + " "})
+				}
+				k++
+				continue
+			}
+			for _, id := range f.Names {
+				n := id.Name
+				if n == "_" {
+					n = fmt.Sprintf("mbenchRec%s%d", prefix, k)
+					edits = append(edits, recEdit{off(id.Pos()), off(id.End()), n})
+				}
+				names[vars[k]] = n
+				k++
+			}
+		}
+	}
+	tuple := func(t *types.Tuple) []*types.Var {
+		vars := make([]*types.Var, t.Len())
+		for k := range vars {
+			vars[k] = t.At(k)
+		}
+		return vars
+	}
+	if sig.Recv() != nil {
+		name(fd.Recv, []*types.Var{sig.Recv()}, "Recv")
+	}
+	name(fd.Type.Params, tuple(sig.Params()), "P")
+	name(fd.Type.Results, tuple(sig.Results()), "R")
+
+	results := tuple(sig.Results())
+	expr := func(v Var) (string, error) {
+		if v.Obj != nil {
+			if n, ok := names[v.Obj]; ok {
+				return n, nil
+			}
+		}
+		if r, ok := strings.CutPrefix(v.Name, "r"); ok {
+			if k, err := strconv.Atoi(r); err == nil && k < len(results) {
+				return names[results[k]], nil
+			}
+		}
+		return "", fmt.Errorf("%s: %s is not a receiver, parameter or result of %s", s.Pos, v.Name, fd.Name.Name)
+	}
+	list := func(vars []Var) (string, error) {
+		var es []string
+		for _, v := range vars {
+			e, err := expr(v)
+			if err != nil {
+				return "", err
+			}
+			es = append(es, e)
+		}
+		return strings.Join(es, ", "), nil
+	}
+	_, outs := recordedVars(s)
+	in, err := list(s.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	out, err := list(outs)
+	if err != nil {
+		return nil, err
+	}
+	// The deferred call records only a return: a panic is passed on.
+	text := fmt.Sprintf(" %s := mbenchRecSegments[%d].Begin(%s); defer func() { if r := recover(); r != nil { panic(r) }; %s.End(%s) }();", call, i, in, call, out)
+	p := off(fd.Body.Lbrace + 1)
+	edits = append(edits, recEdit{p, p, text})
+	return edits, nil
+}
