@@ -172,6 +172,7 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 
+	done := map[string]bool{}
 	for _, p := range pkgs {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -180,39 +181,82 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 		if err != nil {
 			return res, err
 		}
-		file := filepath.Join(p.Dir, GeneratedFile)
-		old, err := os.ReadFile(file)
-		exists := err == nil
-		switch {
-		case src == nil && !exists:
-			continue
-		case src == nil:
-			if opts.Check {
-				res.Stale = append(res.Stale, file)
-				continue
-			}
-			if err := os.Remove(file); err != nil {
-				return res, err
-			}
-			res.Removed = append(res.Removed, file)
-			logf("removed %s: no benchmark left in %s", file, p.PkgPath)
-			continue
-		}
-		res.Files = append(res.Files, file)
-		if bytes.Equal(old, src) {
-			continue
-		}
-		if opts.Check {
-			res.Stale = append(res.Stale, file)
-			continue
-		}
-		if err := writeAtomic(file, src); err != nil {
+		done[p.Dir] = true
+		if err := res.settle(p.Dir, src, opts.Check, logf); err != nil {
 			return res, err
 		}
-		logf("wrote %s", file)
+	}
+	// Packages without segments lose the generated files they had.
+	dirs, err := packageDirs(ctx, opts.Dir, patterns)
+	if err != nil {
+		return res, err
+	}
+	for _, dir := range dirs {
+		if done[dir] || ours(filepath.Join(dir, GeneratedFile), opts.Dir) != nil {
+			continue
+		}
+		if err := res.settle(dir, nil, opts.Check, logf); err != nil {
+			return res, err
+		}
 	}
 	sort.Strings(res.Stale)
 	return res, nil
+}
+
+// settle makes the generated file in dir hold src, or removes it when src
+// is nil; under check it only notes that the file is stale.
+func (res *Result) settle(dir string, src []byte, check bool, logf func(string, ...any)) error {
+	file := filepath.Join(dir, GeneratedFile)
+	old, err := os.ReadFile(file)
+	exists := err == nil
+	switch {
+	case src == nil && !exists:
+		return nil
+	case src == nil && check:
+		res.Stale = append(res.Stale, file)
+		return nil
+	case src == nil:
+		if err := os.Remove(file); err != nil {
+			return err
+		}
+		res.Removed = append(res.Removed, file)
+		logf("removed %s: no benchmark left", file)
+		return nil
+	}
+	res.Files = append(res.Files, file)
+	switch {
+	case bytes.Equal(old, src):
+		return nil
+	case check:
+		res.Stale = append(res.Stale, file)
+		return nil
+	}
+	if err := writeAtomic(file, src); err != nil {
+		return err
+	}
+	logf("wrote %s", file)
+	return nil
+}
+
+// packageDirs returns the directories of the packages the patterns
+// match.
+func packageDirs(ctx context.Context, dir string, patterns []string) ([]string, error) {
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	for _, p := range pkgs {
+		switch {
+		case p.Dir != "":
+			dirs = append(dirs, p.Dir)
+		case len(p.GoFiles) > 0:
+			dirs = append(dirs, filepath.Dir(p.GoFiles[0]))
+		}
+	}
+	sort.Strings(dirs)
+	return dirs, nil
 }
 
 // onlyFailedTests reports whether err holds nothing but *TestsFailed

@@ -135,6 +135,24 @@ func TestGenerateListings(t *testing.T) {
 	if after, _ := os.ReadFile(file); !bytes.Equal(after, first) {
 		t.Errorf("Check wrote %s", file)
 	}
+
+	// Without markers, the package loses its generated file.
+	var unmarked []string
+	for _, line := range strings.Split(string(changed), "\n") {
+		if !strings.Contains(line, "//mbench:bench") {
+			unmarked = append(unmarked, line)
+		}
+	}
+	if err := os.WriteFile(src, []byte(strings.Join(unmarked, "\n")), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) || len(res.Removed) != 1 {
+		t.Errorf("without markers: Removed %v, %s: %v", res.Removed, file, err)
+	}
 }
 
 // TestGeneratedMatchesHandWritten runs the generated benchmarks of
