@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -122,12 +123,6 @@ func outerFunc(file *ast.File, fn ast.Node) ast.Node {
 // in reports whether pos is inside the segment.
 func (a *analyzer) in(pos token.Pos) bool { return a.lo <= pos && pos < a.hi }
 
-// position formats pos for a Detail.
-func (a *analyzer) position(pos token.Pos) string {
-	p := a.fset.Position(pos)
-	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
-}
-
 // localVar returns the local variable id denotes, or nil.
 func (a *analyzer) localVar(id *ast.Ident) *types.Var {
 	v, ok := a.info.Uses[id].(*types.Var)
@@ -151,7 +146,11 @@ func isLocal(v *types.Var) bool {
 // receiver and parameters, and the results.
 func (a *analyzer) wholeVars() {
 	fd := a.seg.Func.(*ast.FuncDecl)
-	sig := a.info.Defs[fd.Name].(*types.Func).Signature()
+	fn, ok := a.info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return // func _()
+	}
+	sig := fn.Signature()
 	if r := sig.Recv(); r != nil {
 		name := r.Name()
 		if name == "" || name == "_" {
@@ -600,7 +599,7 @@ func (a *analyzer) outputs() {
 			cands = append(cands, v)
 		}
 	}
-	slices.SortStableFunc(cands, func(x, y *types.Var) int { return int(first[x]) - int(first[y]) })
+	slices.SortStableFunc(cands, func(x, y *types.Var) int { return cmp.Compare(first[x], first[y]) })
 
 	inside, outside := a.reads()
 	for _, v := range cands {
@@ -671,9 +670,16 @@ func (a *analyzer) isNamedResult(v *types.Var) bool {
 	return found
 }
 
-// discards sets the values the segment computes and drops: calls of
-// expression statements that have results, and right-hand sides
-// assigned to _.
+// isBlankIdent reports whether e is the blank identifier.
+func isBlankIdent(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// discards sets the values the segment computes and drops: the
+// expressions of expression statements that are calls with results,
+// right-hand sides assigned to _, and calls some of whose results are
+// assigned to _ (x, _ = f()).
 func (a *analyzer) discards() {
 	ast.Inspect(a.code, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -681,17 +687,20 @@ func (a *analyzer) discards() {
 			if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok {
 				if t := a.info.TypeOf(call); t != nil {
 					if tup, ok := t.(*types.Tuple); !ok || tup.Len() > 0 {
-						a.seg.Discards = append(a.seg.Discards, call)
+						a.seg.Discards = append(a.seg.Discards, n.X)
 					}
 				}
 			}
 		case *ast.AssignStmt:
 			if len(n.Lhs) == len(n.Rhs) {
 				for i, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
+					if isBlankIdent(l) {
 						a.seg.Discards = append(a.seg.Discards, n.Rhs[i])
 					}
 				}
+			} else if slices.ContainsFunc(n.Lhs, isBlankIdent) {
+				// x, _ = f(): the call's dropped results.
+				a.seg.Discards = append(a.seg.Discards, n.Rhs[0])
 			}
 		}
 		return true

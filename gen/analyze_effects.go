@@ -32,6 +32,11 @@ import (
 //     argument;
 //   - for a package-level variable, it assigns the variable itself.
 //
+// For a package-level variable, a call counts only when it certainly
+// changes the argument (see argChange): reading shared tables through
+// calls of other packages (unicode.Is(unicode.Latin, r)) is common and
+// rarely writes them.
+//
 // A value is derived from x when it is x, or a local variable the
 // segment assigns (or ranges into) from an expression that mentions a
 // variable derived from x and whose type holds pointers: the analysis
@@ -55,6 +60,26 @@ var readOnlyFuncs = map[string]bool{
 	"unicode/utf8.DecodeLastRune": true, "unicode/utf8.DecodeRune": true,
 	"unicode/utf8.FullRune": true, "unicode/utf8.RuneCount": true,
 	"unicode/utf8.Valid": true,
+}
+
+// readOnlyTypes are types of the standard library whose methods only
+// read their receiver and arguments.
+var readOnlyTypes = map[string]bool{
+	"regexp.Regexp": true, "time.Duration": true, "time.Location": true, "time.Time": true,
+}
+
+// readOnlyMethod reports whether f is a method of readOnlyTypes.
+func readOnlyMethod(f *types.Func) bool {
+	recv := f.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && readOnlyTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
 }
 
 // An ssaCache builds the SSA form of a package once, when a segment
@@ -339,14 +364,16 @@ func (a *analyzer) effects(roots []*types.Var) []effect {
 	}
 
 	var out []effect
-	hit := func(src map[*types.Var]bool, pos token.Pos) {
+	// hit records changes of the state reachable from the variables of
+	// src; of package-level variables only when the change is certain.
+	hit := func(src map[*types.Var]bool, pos token.Pos, certain bool) {
 		for _, r := range roots {
 			if src[r] {
 				out = append(out, effect{r, pos})
 			}
 		}
 		for r := range src {
-			if isGlobal(r) {
+			if isGlobal(r) && certain {
 				out = append(out, effect{r, pos})
 			}
 		}
@@ -366,13 +393,13 @@ func (a *analyzer) effects(roots []*types.Var) []effect {
 			for r := range derived[as.v] {
 				src[r] = true
 			}
-			hit(src, as.pos)
+			hit(src, as.pos, true)
 		}
 	}
 	ast.Inspect(a.code, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			for _, arg := range a.changedArgs(call) {
-				hit(sources(arg), arg.Pos())
+			for _, c := range a.changedArgs(call) {
+				hit(sources(c.arg), c.arg.Pos(), c.certain)
 			}
 		}
 		return true
@@ -380,9 +407,27 @@ func (a *analyzer) effects(roots []*types.Var) []effect {
 	return out
 }
 
+// An argChange is an argument of a call whose reachable state the call
+// may change; certain when the callee is known to change it (or is
+// shown not to only read it): a builtin that changes its first
+// argument, a sort of package sort or slices, a method with a pointer
+// receiver (for the receiver), a function of the segment's package.
+type argChange struct {
+	arg     ast.Expr
+	certain bool
+}
+
+// sortFuncs are functions of the standard library that reorder the
+// slice they get.
+var sortFuncs = map[string]bool{
+	"sort.Float64s": true, "sort.Ints": true, "sort.Slice": true, "sort.SliceStable": true,
+	"sort.Sort": true, "sort.Stable": true, "sort.Strings": true,
+	"slices.Reverse": true, "slices.Sort": true, "slices.SortFunc": true, "slices.SortStableFunc": true,
+}
+
 // changedArgs returns the arguments of call (the receiver of a method
 // included) whose reachable state the call may change.
-func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
+func (a *analyzer) changedArgs(call *ast.CallExpr) []argChange {
 	if tv, ok := a.info.Types[call.Fun]; ok && tv.IsType() {
 		return nil // a conversion
 	}
@@ -391,7 +436,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
 		if b, ok := a.info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
 			case "append", "copy", "delete", "clear":
-				return call.Args[:1]
+				return []argChange{{call.Args[0], true}}
 			}
 			return nil
 		}
@@ -404,7 +449,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
 	case *ast.SelectorExpr:
 		obj, _ = a.info.Uses[f.Sel].(*types.Func)
 		if sel := a.info.Selections[f]; sel != nil {
-			if sel.Kind() != types.MethodVal {
+			if sel.Kind() != types.MethodVal || obj == nil {
 				obj = nil // a field of function type, or a method expression
 			} else {
 				recv = f.X
@@ -422,9 +467,11 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
 	if obj != nil && obj.Pkg() == a.pkg && !isInterfaceMethod(obj) {
 		fn = a.ssa.function(a.seg.Pkg, obj)
 	}
-	var changed []ast.Expr
+	var changed []argChange
 	for i, arg := range args {
+		certain := fn != nil || obj != nil && sortFuncs[funcName(obj)]
 		if recv != nil && i == 0 {
+			certain = certain || isPointer(obj.Signature().Recv().Type())
 			// A method with a pointer receiver called on an addressable
 			// value gets its address.
 			if !holdsPointers(a.info.TypeOf(arg)) && !isPointer(obj.Signature().Recv().Type()) {
@@ -433,7 +480,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
 		} else if !holdsPointers(a.info.TypeOf(arg)) {
 			continue
 		}
-		if obj != nil && readOnlyFuncs[funcName(obj)] {
+		if obj != nil && (readOnlyFuncs[funcName(obj)] || readOnlyMethod(obj)) {
 			continue
 		}
 		if fn != nil {
@@ -446,7 +493,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []ast.Expr {
 				continue
 			}
 		}
-		changed = append(changed, arg)
+		changed = append(changed, argChange{arg, certain})
 	}
 	return changed
 }

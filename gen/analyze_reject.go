@@ -21,14 +21,16 @@ import (
 //     switch or select is outside the segment, or a labelled break,
 //     continue or goto whose label is outside it.
 //   - RecoveredPanic: the function around the segment defers a function
-//     literal that calls recover, or a function of the package that
-//     calls it, and the segment may panic: it calls panic or any other
-//     function, or holds an index, slice, type assertion or dereference.
-//   - WritesGlobal: the segment assigns a package-level variable or may
-//     change state reachable from one (see the rules of effects).
+//     literal that calls recover, or a function or method of the package
+//     that calls it, and the segment may panic: it calls panic or any other
+//     function, or holds an index, slice, type assertion, dereference or
+//     integer division by a variable.
+//   - WritesGlobal: the segment assigns a package-level variable,
+//     stores through one, or passes one to a call certain to change it
+//     (see the rules in analyze_effects.go).
 //   - Unrecordable: an input or output (outputs are recorded too, for
 //     the regression test) has, or reaches through fields, elements,
-//     keys and pointers, a channel, function, interface or
+//     keys and pointers, a channel, function, interface, uintptr or
 //     unsafe.Pointer; a type of os, net, syscall or os/exec (a handle:
 //     *os.File, net.Conn, ...); or a struct type of another package
 //     with unexported fields (the recorder cannot set them; a struct of
@@ -208,6 +210,21 @@ func (a *analyzer) recoveredPanic() (Reason, string) {
 			}
 		case *ast.TypeAssertExpr:
 			may = n.Pos()
+		case *ast.BinaryExpr:
+			// An integer division by a value that may be zero.
+			if n.Op == token.QUO || n.Op == token.REM {
+				t, ok := under(a.info.TypeOf(n)).(*types.Basic)
+				if tv := a.info.Types[n.Y]; ok && t.Info()&types.IsInteger != 0 && tv.Value == nil {
+					may = n.Pos()
+				}
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.QUO_ASSIGN || n.Tok == token.REM_ASSIGN {
+				t, ok := under(a.info.TypeOf(n.Lhs[0])).(*types.Basic)
+				if tv := a.info.Types[n.Rhs[0]]; ok && t.Info()&types.IsInteger != 0 && tv.Value == nil {
+					may = n.Pos()
+				}
+			}
 		}
 		return !may.IsValid()
 	})
@@ -218,7 +235,8 @@ func (a *analyzer) recoveredPanic() (Reason, string) {
 }
 
 // callsRecover reports whether the deferred call is a function literal
-// calling recover, or a function of the package whose body calls it.
+// calling recover, or a function or method of the package whose body
+// calls it.
 func (a *analyzer) callsRecover(call *ast.CallExpr) bool {
 	var body ast.Node
 	switch f := ast.Unparen(call.Fun).(type) {
@@ -226,6 +244,10 @@ func (a *analyzer) callsRecover(call *ast.CallExpr) bool {
 		body = f.Body
 	case *ast.Ident:
 		if fn, ok := a.info.Uses[f].(*types.Func); ok && fn.Pkg() == a.pkg {
+			body = a.funcBody(fn)
+		}
+	case *ast.SelectorExpr:
+		if fn, ok := a.info.Uses[f.Sel].(*types.Func); ok && fn.Pkg() == a.pkg {
 			body = a.funcBody(fn)
 		}
 	}
@@ -310,8 +332,11 @@ func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) stri
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		if u.Kind() == types.UnsafePointer {
+		switch u.Kind() {
+		case types.UnsafePointer:
 			return "it holds an unsafe.Pointer"
+		case types.Uintptr:
+			return "it holds a uintptr, an address"
 		}
 	case *types.Chan:
 		return "it holds a channel"

@@ -60,15 +60,16 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // a lower-case one) followed by letters, digits and _. With
 // opts.AllLoops, markers are not read: every for and range statement of
 // the non-test files, nested loops too, is a segment named
-// Loop_FUNC_LINE (Loop_TYPE_METHOD_LINE for a method; a suffix _2, _3,
-// ... separates loops starting on the same line).
+// Loop_FUNC_LINE (Loop_TYPE_METHOD_LINE for a method, Loop_VAR_LINE in
+// a function literal of a package-level variable; a suffix _2, _3, ...
+// separates loops starting on the same line), whose Pos is the loop's.
 //
 // These are errors, all returned together (errors.Join), each starting
 // with file:line (relative to opts.Dir when the file is inside it): a
 // package that does not build (its type errors, test files included), a
 // marker without a valid NAME, a marker followed by no statement of a
-// function, a NAME used twice in one package, a marker in a _test.go
-// file. When the error is not nil, no segments are returned.
+// function, a marker on a function without a body, a NAME used twice in
+// one package, a marker in a _test.go file. When the error is not nil, no segments are returned.
 //
 // # Inputs and outputs
 //
@@ -90,8 +91,9 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // read nowhere at all (a result nobody reads; x += and x++ do not count
 // as reads of x), in order of first assignment.
 //
-// Discards are the calls of expression statements that have results and
-// the right-hand sides assigned to _.
+// Discards are the calls of expression statements that have results,
+// the right-hand sides assigned to _, and the calls some of whose
+// results are assigned to _.
 //
 // A whole-function segment's inputs are its receiver and parameters
 // (named "recv" and "p0", "p1", ... when unnamed or _) and its outputs
@@ -112,7 +114,8 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // (x[i] = , p.f = , m[k] = ), or passing it (or a value derived from it
 // that holds pointers) to a call that is not known to only read it.
 // Known readers are a few builtins (len, cap, ...), a short list of
-// standard library functions (bytes.Equal, slices.Contains, ...), and
+// standard library functions (bytes.Equal, slices.Contains, ...) and
+// types (the methods of regexp.Regexp, time.Time, ...), and
 // functions and methods of the segment's own package whose SSA form
 // (golang.org/x/tools/go/ssa) never stores through the parameter, passes
 // it to a call not known to only read it, or lets it escape. append,
@@ -120,19 +123,30 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // first argument.
 //
 // A segment gets a Reason, with a Detail naming the construct and its
-// position, and no benchmark when, in this order of checks: it is in a
-// generic function or a method of a generic type (TypeParam); it holds
-// go, defer, select, a channel send, receive or range (Concurrent); it
-// returns (except a whole function), or breaks, continues or jumps to a
-// loop or label outside itself (JumpsOut); the function around it
-// defers a call of recover and the segment may panic: it calls panic or
-// any function, or indexes, slices, asserts or dereferences
-// (RecoveredPanic); it assigns a package-level variable or may change
-// state reachable from one, by the rules of mutation (WritesGlobal); an
-// input or output is, or reaches through fields, elements and pointers,
-// a channel, function, interface or unsafe.Pointer, a type of os, net,
-// syscall or os/exec, or a struct of another package with unexported
-// fields (Unrecordable).
+// position, and no benchmark when, checked in this order:
+//   - TypeParam: it is in a generic function or a method of a generic
+//     type;
+//   - Concurrent: it holds go, defer, select, a channel send, receive or
+//     range;
+//   - JumpsOut: it returns (except a whole function), or breaks,
+//     continues or jumps to a loop or label outside itself;
+//   - RecoveredPanic: the function around it defers a call of recover,
+//     and the segment calls panic or any function, or indexes, slices,
+//     asserts, dereferences or divides integers by a variable;
+//   - WritesGlobal: it assigns a package-level variable, stores through
+//     one (or through a local variable derived from one), or passes one
+//     to a call certain to change it: append, copy, delete, clear, a sort
+//     of sort or slices, a method with a pointer receiver, a function of
+//     the package that does not only read it;
+//   - Unrecordable: an input or output is, or reaches through fields,
+//     elements and pointers, a channel, function, interface, uintptr or
+//     unsafe.Pointer (values that mean nothing in another process, or
+//     whose dynamic type a recording cannot rebuild), a type of os, net,
+//     syscall or os/exec (handles), or a struct of another package with
+//     unexported fields.
+//
+// The segment's inputs and outputs are filled in when it is rejected
+// too.
 func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	patterns := opts.Patterns
 	if len(patterns) == 0 {
@@ -150,7 +164,7 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
-	f := &finder{dir: opts.Dir, fset: cfg.Fset, seen: map[string]bool{}}
+	f := &finder{dir: opts.Dir, fset: cfg.Fset, seen: map[string]bool{}, files: map[string]bool{}}
 	if f.dir == "" {
 		f.dir = "."
 	}
@@ -177,6 +191,9 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	})
 	cache := &ssaCache{}
 	for _, s := range f.segs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		analyze(s, cache)
 	}
 	return f.segs, nil
@@ -184,11 +201,12 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 
 // A finder collects the segments and errors of the loaded packages.
 type finder struct {
-	dir  string // absolute; positions are shown relative to it
-	fset *token.FileSet
-	segs []*Segment
-	errs []posError
-	seen map[string]bool // errors and files already handled
+	dir   string // absolute; positions are shown relative to it
+	fset  *token.FileSet
+	segs  []*Segment
+	errs  []posError
+	seen  map[string]bool // errors already recorded
+	files map[string]bool // files already scanned
 }
 
 // A posError is an error at a position of a file.
@@ -294,17 +312,14 @@ func isTestVariant(pkg *packages.Package) bool {
 // in its test files.
 func (f *finder) scan(pkg *packages.Package, allLoops bool) {
 	names := map[string]token.Position{}
-	used := map[string]int{}
+	used := map[string]bool{}
 	for _, file := range pkg.Syntax {
 		name := f.fset.File(file.Pos()).Name()
 		isTest := strings.HasSuffix(name, "_test.go")
-		if isTest != isTestVariant(pkg) && !isTest {
+		if !isTest && isTestVariant(pkg) || f.files[name] {
 			continue // a non-test file again in a test variant
 		}
-		if f.seen[name] {
-			continue
-		}
-		f.seen[name] = true
+		f.files[name] = true
 		if isTest {
 			if !allLoops {
 				f.testMarkers(file)

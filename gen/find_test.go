@@ -142,6 +142,10 @@ func TestFindMarkers(t *testing.T) {
 		"Scale seg.go:187 whole",
 		"DivMod seg.go:195 whole",
 		"Named seg.go:202 stmt",
+		"Handler seg.go:212 stmt in literal",
+		"Kinds seg.go:227 stmt",
+		"Fib seg.go:246 stmt",
+		"Overwritten seg.go:257 stmt",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("segments:\n%s\nwant:\n%s", g, w)
@@ -168,7 +172,7 @@ func TestFindAnalysis(t *testing.T) {
 		{"Both", "in: c bool, x int; out: x int+"},
 		{"InClosure", "in: xs []int, m int, k int; out: m int+"},
 		{"Nested", "in: xs []int, best int; out: best int+"},
-		{"Drop", "in: s string; out: n int+; discards: parse(s), math.Sqrt(float64(len(s)))"},
+		{"Drop", "in: s string; out: n int+; discards: parse(s), math.Sqrt(float64(len(s))), parse(s)"},
 		{"Decl", "in: a float64, b float64; out: h float64+"},
 		// p.X += d reads and changes p itself.
 		{"Move", "in: p example.com/ok/seg.Point, d float64; out: p example.com/ok/seg.Point+"},
@@ -177,6 +181,14 @@ func TestFindAnalysis(t *testing.T) {
 		{"DivMod", "in: a int, b int; out: r0 int+, r1 int+"},
 		// A named result is read by the function's caller.
 		{"Named", "in: xs []int, n int; out: n int+"},
+		// b's final value depends on every assignment of a: b alone
+		// keeps both alive.
+		{"Fib", "in: n int, b int, a int; out: a int, b int+"},
+		// b depends on a's value before the segment, not on a = 7.
+		{"Overwritten", "in: a int; out: b int+, a int+"},
+		{"Handler", "in: xs []int, n int; out: n int+"},
+		// v is declared in the segment: its interface type is no input.
+		{"Kinds", "in: xs []int, n int; out: n int+"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := segs[tt.name]
@@ -197,14 +209,15 @@ func TestFindErrors(t *testing.T) {
 	}
 	want := []string{
 		`broken/broken.go:5:9: cannot use "one" (untyped string constant) as int value in return statement`,
-		"markers/a.go:4: //mbench:bench TopLevel is not followed by a statement of a function",
-		"markers/a.go:9: //mbench:bench marker without NAME",
-		"markers/a.go:11: //mbench:bench lower: NAME must be an upper-case letter followed by letters, digits or _",
-		`markers/a.go:13: //mbench:bench Two: unexpected "Words" after NAME`,
-		"markers/a.go:17: //mbench:bench End is not followed by a statement of a function",
-		"markers/a.go:21: //mbench:bench Blank is not followed by a statement of a function",
-		"markers/a.go:26: //mbench:bench AfterBlank is not followed by a statement of a function",
-		"markers/b.go:5: duplicate NAME Dup in package example.com/bad/markers, first at markers/a.go:15",
+		"markers/a.go:6: //mbench:bench TopLevel is not followed by a statement of a function",
+		"markers/a.go:11: //mbench:bench marker without NAME",
+		"markers/a.go:13: //mbench:bench lower: NAME must be an upper-case letter followed by letters, digits or _",
+		`markers/a.go:15: //mbench:bench Two: unexpected "Words" after NAME`,
+		"markers/a.go:19: //mbench:bench End is not followed by a statement of a function",
+		"markers/a.go:23: //mbench:bench Blank is not followed by a statement of a function",
+		"markers/a.go:28: //mbench:bench AfterBlank is not followed by a statement of a function",
+		"markers/a.go:33: //mbench:bench NoBody: function nanotime has no body",
+		"markers/b.go:5: duplicate NAME Dup in package example.com/bad/markers, first at markers/a.go:17",
 		"markers/markers_test.go:6: //mbench:bench InTest in a _test.go file: mark code of the package's non-test files",
 	}
 	if got, w := err.Error(), strings.Join(want, "\n"); got != w {
@@ -232,28 +245,43 @@ func TestFindEffects(t *testing.T) {
 		{"Array", "in: a [3]int; out: a [3]int+"},
 		// Unexported fields of the segment's own package are recordable.
 		{"Own", "in: c example.com/ok/effects.counter; out: n int+"},
-		{"Return", "in: xs []int; out: ; jumps out of the segment (return at effects.go:142:4)"},
-		{"BreakOuter", "in: row []int, n int; out: n int+; jumps out of the segment (break outer at effects.go:156:5 to a label outside the segment)"},
+		{"Return", "in: xs []int; out: ; jumps out of the segment (return at effects.go:143:4)"},
+		{"BreakOuter", "in: row []int, n int; out: n int+; jumps out of the segment (break outer at effects.go:157:5 to a label outside the segment)"},
 		// Labels and loops inside the segment are fine.
 		{"BreakInner", "in: rows [][]int, n int; out: n int+"},
-		{"Continue", "in: x int; out: ; jumps out of the segment (continue at effects.go:189:4 leaves the segment)"},
-		{"Goto", "in: xs []int, n int; out: n int+; jumps out of the segment (goto done at effects.go:202:4 to a label outside the segment)"},
-		{"Safe", "in: xs []int, i int; out: v int+; panics to a recovering caller (may panic at effects.go:218:6, recovered by the defer at effects.go:212:2)"},
+		{"Continue", "in: x int; out: ; jumps out of the segment (continue at effects.go:190:4 leaves the segment)"},
+		{"Goto", "in: xs []int, n int; out: n int+; jumps out of the segment (goto done at effects.go:203:4 to a label outside the segment)"},
+		{"Safe", "in: xs []int, i int; out: v int+; panics to a recovering caller (may panic at effects.go:219:6, recovered by the defer at effects.go:213:2)"},
 		{"Chan", "in: ch chan int; out: n int+; reads a value that cannot be recorded (input ch of type chan int: it holds a channel)"},
 		{"Func", "in: f func(int) int, x int; out: y int+; reads a value that cannot be recorded (input f of type func(int) int: it holds a function)"},
-		{"Reader", "in: r io.Reader*, buf []byte*; out: n int+; reads a value that cannot be recorded (input r of type io.Reader: it holds an interface)"},
+		{"Reader", "in: r io.Reader*, buf []byte*; out: n int+; discards: r.Read(buf); reads a value that cannot be recorded (input r of type io.Reader: it holds an interface)"},
 		{"File", "in: f *os.File*; out: n int+; reads a value that cannot be recorded (input f of type *os.File: it holds os.File, an operating system handle)"},
-		// t.Unix() is a call of another package with t, which holds a
-		// pointer: conservatively a change of ts.
-		{"Time", "in: ts example.com/ok/effects.Times*, s int64; out: s int64+; reads a value that cannot be recorded (input ts of type Times: it holds time.Time, a struct of another package with unexported fields)"},
-		{"Generic", "in: xs []T, s T; out: s T+; depends on a type parameter (generic function Generic at effects.go:268:1)"},
-		{"WholeGeneric", "in: x T; out: r0 T+; depends on a type parameter (generic function WholeGeneric at effects.go:280:1)"},
-		{"Global", "in: xs []int; out: ; changes package-level state (changes total at effects.go:286:3)"},
-		{"GlobalMap", "in: k string; out: ; changes package-level state (changes cache at effects.go:293:2)"},
-		{"GlobalAlias", "in: ; out: ; changes package-level state (changes last at effects.go:302:3)"},
-		{"Go", "in: xs []int; out: ; starts goroutines or defers (go statement at effects.go:309:2)"},
-		{"Defer", "in: xs []int*; out: ; starts goroutines or defers (defer statement at effects.go:316:2)"},
-		{"Send", "in: ch chan int, x int; out: ; starts goroutines or defers (channel send at effects.go:322:2)"},
+		// The methods of time.Time only read (readOnlyTypes); the
+		// unexported fields of time.Time are what stops the segment.
+		{"Time", "in: ts example.com/ok/effects.Times, s int64; out: s int64+; reads a value that cannot be recorded (input ts of type Times: it holds time.Time, a struct of another package with unexported fields)"},
+		{"Generic", "in: xs []T, s T; out: s T+; depends on a type parameter (generic function Generic at effects.go:269:1)"},
+		{"WholeGeneric", "in: x T; out: r0 T+; depends on a type parameter (generic function WholeGeneric at effects.go:281:1)"},
+		{"Global", "in: xs []int; out: ; changes package-level state (changes total at effects.go:287:3)"},
+		{"GlobalMap", "in: k string; out: ; changes package-level state (changes cache at effects.go:294:2)"},
+		{"GlobalAlias", "in: ; out: ; changes package-level state (changes last at effects.go:303:3)"},
+		// Calls that only read package-level tables are fine; sorting
+		// one, a pointer method on one, or a writer of the package are
+		// changes.
+		{"GlobalRead", "in: s string, n int; out: n int+"},
+		{"GlobalSort", "in: ; out: ; changes package-level state (changes table at globals.go:29:12)"},
+		{"GlobalMethod", "in: s string; out: ; discards: sb.WriteString(s); changes package-level state (changes sb at globals.go:36:2)"},
+		{"GlobalWriter", "in: ; out: ; changes package-level state (changes table at globals.go:43:7)"},
+		{"Go", "in: xs []int; out: ; starts goroutines or defers (go statement at effects.go:310:2)"},
+		{"Defer", "in: xs []int*; out: ; starts goroutines or defers (defer statement at effects.go:317:2)"},
+		{"Send", "in: ch chan int, x int; out: ; starts goroutines or defers (channel send at effects.go:323:2)"},
+		{"Receive", "in: ch chan int; out: n int+; starts goroutines or defers (channel receive at effects.go:340:6)"},
+		{"Select", "in: a chan int, b chan int; out: n int+; starts goroutines or defers (select statement at effects.go:348:2)"},
+		{"Raw", "in: p unsafe.Pointer; out: n int+; reads a value that cannot be recorded (input p of type unsafe.Pointer: it holds an unsafe.Pointer)"},
+		{"Addr", "in: q uintptr; out: q uintptr+; reads a value that cannot be recorded (input q of type uintptr: it holds a uintptr, an address)"},
+		// A deferred method of the package recovers; 100 / x may panic.
+		{"Guarded", "in: xs []int, n int; out: n int+; panics to a recovering caller (may panic at globals.go:69:8, recovered by the defer at globals.go:65:2)"},
+		// keep lets a escape: a change; count only reads b, recursively.
+		{"Escape", "in: a []int*, b []int; out: n int+"},
 		// Outputs are recorded too: an error cannot be rebuilt.
 		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
 	} {
@@ -294,6 +322,8 @@ func TestFindAllLoops(t *testing.T) {
 		"Loop_Lit_42 a.go:42 ",
 		// Another init, in another file: the name stays unique.
 		"Loop_init_6 b.go:6 changes package-level state",
+		// A loop in a function literal of a package-level variable.
+		"Loop_Each_13 b.go:13 ",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("loops:\n%s\nwant:\n%s", g, w)
@@ -343,5 +373,21 @@ func TestFindAllLoopsSameLine(t *testing.T) {
 	}
 	if again := find(); again != got {
 		t.Errorf("second run: %s, first %s", again, got)
+	}
+}
+
+func TestFindBadPattern(t *testing.T) {
+	_, err := Find(context.Background(), FindOptions{
+		Dir:      filepath.Join("testdata", "analyze", "ok"),
+		Patterns: []string{"./nosuchdir"},
+		Env:      fixtureEnv,
+	})
+	if err == nil || !strings.Contains(err.Error(), "nosuchdir") {
+		t.Errorf("Find(./nosuchdir): error %v, want one naming the directory", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Find(ctx, FindOptions{Dir: filepath.Join("testdata", "analyze", "ok"), Env: fixtureEnv}); err == nil {
+		t.Errorf("Find with a cancelled context: no error")
 	}
 }

@@ -9,21 +9,19 @@ import (
 
 // loops returns a segment for every for and range statement of file,
 // nested ones too, named Loop_FUNC_LINE or Loop_TYPE_METHOD_LINE after
-// the function declaration around it; used counts the names given in
-// the package so far.
-func (f *finder) loops(pkg *packages.Package, file *ast.File, used map[string]int) []*Segment {
+// the function declaration around it, or Loop_VAR_LINE after the
+// package-level variable whose function literal holds it, with a suffix
+// _2, _3, ... when the name is taken; used holds the names taken in the
+// package so far.
+func (f *finder) loops(pkg *packages.Package, file *ast.File, used map[string]bool) []*Segment {
 	var segs []*Segment
-	for _, d := range file.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
-			continue
+	// find adds the loops of root, whose function is fn (nil for a
+	// package-level declaration).
+	find := func(root ast.Node, fn ast.Node, prefix string) {
+		var fns []ast.Node // the functions around the node visited
+		if fn != nil {
+			fns = append(fns, fn)
 		}
-		prefix := "Loop_" + fd.Name.Name
-		if fd.Recv != nil && len(fd.Recv.List) == 1 {
-			prefix = "Loop_" + recvTypeName(fd.Recv.List[0].Type) + "_" + fd.Name.Name
-		}
-		// fns is the stack of functions around the node being visited.
-		fns := []ast.Node{fd}
 		var visit func(n ast.Node) bool
 		visit = func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -33,12 +31,16 @@ func (f *finder) loops(pkg *packages.Package, file *ast.File, used map[string]in
 				fns = fns[:len(fns)-1]
 				return false
 			case *ast.ForStmt, *ast.RangeStmt:
-				pos := f.fset.Position(n.Pos())
-				name := fmt.Sprintf("%s_%d", prefix, pos.Line)
-				used[name]++
-				if k := used[name]; k > 1 {
-					name = fmt.Sprintf("%s_%d", name, k)
+				if len(fns) == 0 {
+					return true
 				}
+				pos := f.fset.Position(n.Pos())
+				base := fmt.Sprintf("%s_%d", prefix, pos.Line)
+				name := base
+				for k := 2; used[name]; k++ {
+					name = fmt.Sprintf("%s_%d", base, k)
+				}
+				used[name] = true
 				segs = append(segs, &Segment{
 					Name: name, Pos: pos, Pkg: pkg, File: file,
 					Func: fns[len(fns)-1], Stmt: n.(ast.Stmt),
@@ -46,7 +48,30 @@ func (f *finder) loops(pkg *packages.Package, file *ast.File, used map[string]in
 			}
 			return true
 		}
-		ast.Inspect(fd.Body, visit)
+		ast.Inspect(root, visit)
+	}
+	for _, d := range file.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Body == nil {
+				continue
+			}
+			prefix := "Loop_" + d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) == 1 {
+				prefix = "Loop_" + recvTypeName(d.Recv.List[0].Type) + "_" + d.Name.Name
+			}
+			find(d.Body, d, prefix)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				if vs, ok := spec.(*ast.ValueSpec); ok {
+					name := vs.Names[0].Name
+					if name == "_" {
+						name = "var"
+					}
+					find(vs, nil, "Loop_"+name)
+				}
+			}
+		}
 	}
 	return segs
 }

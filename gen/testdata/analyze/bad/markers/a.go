@@ -1,6 +1,8 @@
 // Package markers holds bad markers.
 package markers
 
+import _ "unsafe"
+
 //mbench:bench TopLevel
 var x = 1
 
@@ -27,3 +29,7 @@ func h() int {
 
 	return x
 }
+
+//mbench:bench NoBody
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64

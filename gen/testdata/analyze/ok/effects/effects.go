@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"time"
+	"unsafe"
 )
 
 // Point is a point.
@@ -330,4 +331,31 @@ func Parse(s string) (int, error) {
 		return 0, fmt.Errorf("empty")
 	}
 	return len(s), nil
+}
+
+// Receive receives from a channel.
+func Receive(ch chan int) int {
+	n := 0
+	//mbench:bench Receive
+	n = <-ch
+	return n
+}
+
+// Select selects.
+func Select(a, b chan int) int {
+	n := 0
+	//mbench:bench Select
+	select {
+	case n = <-a:
+	case n = <-b:
+	}
+	return n
+}
+
+// Raw reads through an unsafe.Pointer.
+func Raw(p unsafe.Pointer) int {
+	n := 0
+	//mbench:bench Raw
+	n = *(*int)(p)
+	return n
 }

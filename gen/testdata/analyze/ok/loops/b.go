@@ -7,3 +7,11 @@ func init() {
 		other[i] = -i
 	}
 }
+
+// Each is a function literal at package level.
+var Each = func(xs []int) (n int) {
+	for range xs {
+		n++
+	}
+	return n
+}

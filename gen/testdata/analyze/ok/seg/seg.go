@@ -205,3 +205,59 @@ func Named(xs []int) (n int) {
 	}
 	return
 }
+
+// Handler is a function literal at package level.
+var Handler = func(xs []int) int {
+	n := 0
+	//mbench:bench Handler
+	for _, x := range xs {
+		switch {
+		case x > 0:
+			n += x
+		default:
+			n--
+		}
+	}
+	return n
+}
+
+// Kinds switches on the type of a value the segment makes.
+func Kinds(xs []int) int {
+	n := 0
+	//mbench:bench Kinds
+	for i, x := range xs {
+		var v any = x
+		if i%2 == 0 {
+			v = float64(x)
+		}
+		switch t := v.(type) {
+		case int:
+			n += t
+		case float64:
+			n += int(t)
+		}
+	}
+	return n
+}
+
+// Fib has two outputs, each computed from the other's earlier value.
+func Fib(n int) (int, int) {
+	a, b := 0, 1
+	//mbench:bench Fib
+	for range n {
+		a, b = b, a+b
+	}
+	return a, b
+}
+
+// Overwritten reads a, then gives it a value nothing else reads.
+func Overwritten(x int) (int, int) {
+	a := x
+	var b int
+	//mbench:bench Overwritten
+	{
+		b = a * 2
+		a = 7
+	}
+	return a, b
+}
