@@ -63,8 +63,9 @@ func (e *TestsFailed) Error() string {
 
 // Record runs the tests of the packages holding the accepted segments of
 // segs, recording the segments' inputs and outputs, after AutoJMH's
-// "retrieving inputs for the payload" (Rodriguez-Cancio, Combemale &
-// Baudry, ASE 2016, §3.6).
+// retrieval of inputs for the payload (Rodriguez-Cancio, Combemale &
+// Baudry, "Automatic Microbenchmark Generation to Prevent Dead Code
+// Elimination and Constant Folding", ASE 2016, §3.6).
 //
 // The user's files are never modified: each package is instrumented
 // through go test -overlay. The overlay replaces each file holding a
@@ -369,7 +370,9 @@ func fileExists(name string) bool {
 // recorderSource returns mbench_record.go for package pkgName: the codec's
 // recording code and one recorder per segment.
 func recorderSource(pkgName string, segs []*Segment, maxInputs int) ([]byte, error) {
-	src, err := renameCodec("mbenchRec", []string{"load.go", "file.go"}, true)
+	// The recording code needs neither the loading nor the writing of
+	// recorded files.
+	src, err := renameCodec("mbenchRec", []string{"load.go", "file.go", "marshal.go"}, func(_, name string) string { return "mbenchRec" + name })
 	if err != nil {
 		return nil, err
 	}
@@ -427,8 +430,14 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		body := funcBody(s.Func)
 		_, outs := recordedVars(s)
 		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call))
-		insert(s.Stmt.Pos(), fmt.Sprintf("%s = mbenchRecSegments[%d].Begin(%s); ", call, i, varNames(s.Inputs)))
-		insert(s.Stmt.End(), fmt.Sprintf("; %s.End(%s)", call, varNames(outs)))
+		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, varNames(s.Inputs)))
+		end := fmt.Sprintf("if %s.Recording() { %s.End(%s) }", call, call, varNames(outs))
+		// A block's outputs may be declared in it: then end it inside.
+		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok && declaredIn(outs, b) {
+			insert(b.Rbrace, end+"; ")
+		} else {
+			insert(s.Stmt.End(), "; "+end)
+		}
 	}
 	sort.SliceStable(edits, func(a, b int) bool { return edits[a].off < edits[b].off })
 	var out bytes.Buffer
@@ -446,6 +455,27 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		return nil, fmt.Errorf("instrumenting %s: %v", name, err)
 	}
 	return out.Bytes(), nil
+}
+
+// declaredIn reports whether one of vars is declared inside b.
+func declaredIn(vars []Var, b *ast.BlockStmt) bool {
+	for _, v := range vars {
+		if v.Obj != nil && b.Pos() < v.Obj.Pos() && v.Obj.Pos() < b.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// unlabel returns the statement s labels, or s.
+func unlabel(s ast.Stmt) ast.Stmt {
+	for {
+		l, ok := s.(*ast.LabeledStmt)
+		if !ok {
+			return s
+		}
+		s = l.Stmt
+	}
 }
 
 func funcBody(fn ast.Node) *ast.BlockStmt {
@@ -555,7 +585,7 @@ func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recE
 		return nil, err
 	}
 	// The deferred call records only a return: a panic is passed on.
-	text := fmt.Sprintf(" %s := mbenchRecSegments[%d].Begin(%s); defer func() { if r := recover(); r != nil { panic(r) }; %s.End(%s) }();", call, i, in, call, out)
+	text := fmt.Sprintf(" if mbenchRecSegments[%d].Active() { if %s := mbenchRecSegments[%d].Begin(%s); %s.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; %s.End(%s) }() } };", i, call, i, in, call, call, out)
 	p := off(fd.Body.Lbrace + 1)
 	edits = append(edits, recEdit{p, p, text})
 	return edits, nil

@@ -8,8 +8,10 @@ import (
 	"maps"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,7 +145,7 @@ func TestRecord(t *testing.T) {
 	for name, s := range segs {
 		sets[name], reasons[name] = s.Sets, s.Reason
 	}
-	wantSets := map[string]int{"SumLoop": 4, "Median": 2, "Scale": 1, "Never": 0, "Double": 1, "InLiteral": 2}
+	wantSets := map[string]int{"SumLoop": 4, "Median": 2, "Scale": 1, "Never": 0, "Double": 1, "InLiteral": 2, "Positives": 1}
 	if !maps.Equal(sets, wantSets) {
 		t.Errorf("sets %v, want %v", sets, wantSets)
 	}
@@ -213,6 +215,14 @@ func TestRecord(t *testing.T) {
 		t.Errorf("Median output %v (%s), result %v", out, d, r0)
 	}
 
+	// An output declared inside a marked block is recorded inside it.
+	pos := loadRecorded(t, dir, "Positives")
+	if o := pos.Sets[0].Outputs; len(o) != 1 || o[0].Name != "n" || string(o[0].Value) != "2" {
+		t.Errorf("Positives outputs %+v, want n = 2", o)
+	}
+
+	replay(t, dir)
+
 	scale := loadRecorded(t, dir, "Scale")
 	got := []string{}
 	for _, v := range append(scale.Sets[0].Inputs, scale.Sets[0].Outputs...) {
@@ -246,5 +256,109 @@ func TestTestsRan(t *testing.T) {
 		if got := testsRan(tt.out, "example.com/p"); got != tt.want {
 			t.Errorf("testsRan(%q) = %v, want %v", tt.out, got, tt.want)
 		}
+	}
+}
+
+// TestInstrumentKeepsLines checks that the instrumented file keeps every
+// line where it was, so that positions in test failures stay right, and
+// shows how a statement segment and a whole function are instrumented.
+func TestInstrumentKeepsLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages with the go command")
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	found, err := Find(context.Background(), FindOptions{Dir: filepath.Join("testdata", "record"), Patterns: []string{"."}, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx []int
+	for i := range found {
+		idx = append(idx, i)
+	}
+	name := found[0].Pkg.Fset.File(found[0].Func.Pos()).Name()
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := instrumentFile(name, found, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := strings.Split(string(src), "\n"), strings.Split(string(got), "\n")
+	if len(before) != len(after) {
+		t.Fatalf("%d lines became %d", len(before), len(after))
+	}
+	for _, want := range []string{
+		"func Sum(xs []int) int { var mbenchRecC0 mbenchRecCall;",
+		"\tif mbenchRecSegments[0].Active() { mbenchRecC0 = mbenchRecSegments[0].Begin(xs, total) }; for _, x := range xs {",
+		"\t}; if mbenchRecC0.Recording() { mbenchRecC0.End(total) }",
+		"func Median(xs []float64) (mbenchRecR0 float64) { if mbenchRecSegments[1].Active() { if mbenchRecC1 := mbenchRecSegments[1].Begin(xs); mbenchRecC1.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC1.End(mbenchRecR0, xs) }() } };",
+		"func (p point) scale(k float64, mbenchRecP1 string) (mbenchRecR0 point) { if mbenchRecSegments[2].Active() { if mbenchRecC2 := mbenchRecSegments[2].Begin(p, k, mbenchRecP1); mbenchRecC2.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC2.End(mbenchRecR0) }() } };",
+		"\tif mbenchRecC5.Recording() { mbenchRecC5.End(n) }; }",
+	} {
+		if !slices.Contains(after, want) {
+			t.Errorf("instrumented file lacks the line %q:\n%s", want, got)
+		}
+	}
+}
+
+// replayTest is a test file, like the generated one, that loads the sets
+// Record wrote with the pasted support code and replays the segments.
+const replayTest = `
+func TestReplay(t *testing.T) {
+	for i, s := range mbenchLoad(t, "SumLoop") {
+		var xs []int
+		var total, want int
+		s.input(t, "xs", "[]int", &xs)
+		s.input(t, "total", "int", &total)
+		s.output(t, "total", "int", &want)
+		for _, x := range xs {
+			total += x
+		}
+		if !mbenchEqual(total, want) {
+			t.Errorf("SumLoop set %d: %s", i, mbenchDiff(total, want))
+		}
+	}
+	for i, s := range mbenchLoad(t, "Median") {
+		var xs, wantXs []float64
+		var want float64
+		s.input(t, "xs", "[]float64", &xs)
+		s.output(t, "r0", "float64", &want)
+		s.output(t, "xs", "[]float64", &wantXs)
+		if got := Median(xs); !mbenchEqual(got, want) || !mbenchEqual(xs, wantXs) {
+			t.Errorf("Median set %d: %s; %s", i, mbenchDiff(got, want), mbenchDiff(xs, wantXs))
+		}
+	}
+	for _, s := range mbenchLoad(t, "Scale") {
+		var p, want point
+		var k float64
+		var name string
+		s.input(t, "p", "point", &p)
+		s.input(t, "k", "float64", &k)
+		s.input(t, "p1", "string", &name)
+		s.output(t, "r0", "point", &want)
+		if got := p.scale(k, name); !mbenchEqual(got, want) || want.name != "p\xff" {
+			t.Errorf("Scale: %s, name %q", mbenchDiff(got, want), want.name)
+		}
+	}
+}
+`
+
+// replay has a test file holding the support code replay each set
+// recorded in dir and compare the outputs.
+func replay(t *testing.T, dir string) {
+	t.Helper()
+	decls, imports := supportSource()
+	var src strings.Builder
+	src.WriteString("package fixture\n\nimport (\n")
+	for _, p := range imports {
+		src.WriteString("\t" + strconv.Quote(p) + "\n")
+	}
+	src.WriteString(")\n\n" + decls + replayTest)
+	write(t, filepath.Join(dir, "mbench_gen_test.go"), src.String())
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestReplay$", ".")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("replaying the recorded sets: %v\n%s", err, out)
 	}
 }

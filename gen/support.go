@@ -28,20 +28,42 @@ var codecFiles embed.FS
 // load recorded values and compare them — mbenchSet, mbenchLoad,
 // mbenchEqual, mbenchDiff, mbenchClone and their helpers — and the import
 // paths they use. It is the codec's source with every top-level name
-// prefixed with mbench.
+// prefixed with mbench. The declarations refer to the imported packages
+// by their own names ("sort"); supportSourceNamed renames them.
 func supportSource() (decls string, imports []string) {
 	s := support()
 	return s.decls, s.imports
 }
 
+// notSupport are the codec's files generated tests do not need: the
+// recording code and the writing of recorded files.
+var notSupport = []string{"recorder.go", "marshal.go"}
+
 var support = sync.OnceValue(func() codecSource {
-	s, err := renameCodec("mbench", []string{"recorder.go"}, false)
+	s, err := renameCodec("mbench", notSupport, nil)
 	if err != nil {
 		// The source is embedded and tested: this is a bug of mbench.
 		panic(err)
 	}
 	return s
 })
+
+// supportSourceNamed is supportSource for a file that imports some of the
+// packages under other names (a package-level name of the user's package
+// takes "sort"): names maps an import path to the name the file uses;
+// paths it lacks keep their package's name.
+func supportSourceNamed(names map[string]string) (decls string, imports []string) {
+	s, err := renameCodec("mbench", notSupport, func(path, name string) string {
+		if n, ok := names[path]; ok {
+			return n
+		}
+		return name
+	})
+	if err != nil {
+		panic(err)
+	}
+	return s.decls, s.imports
+}
 
 // codecSource is the codec's source rewritten for another package.
 type codecSource struct {
@@ -54,10 +76,11 @@ type codecSource struct {
 // and renames each top-level identifier X to prefix+X (the first letter
 // upper-cased), so that the declarations can join a package whose other
 // names do not start with prefix. Methods and fields keep their names.
-// With aliasImports, each imported package is named prefix+its name too,
-// so that a package-level name of the user's package (a function called
-// sort) cannot clash with the file's imports.
-func renameCodec(prefix string, skip []string, aliasImports bool) (codecSource, error) {
+// When importName is not nil, it gives the name under which the file
+// imports each package (its path and its own name), so that a
+// package-level name of the user's package (a function called sort)
+// cannot clash with the file's imports.
+func renameCodec(prefix string, skip []string, importName func(path, name string) string) (codecSource, error) {
 	fset := token.NewFileSet()
 	var files []*ast.File
 	names, err := fs.Glob(codecFiles, "internal/codec/*.go")
@@ -124,10 +147,13 @@ func renameCodec(prefix string, skip []string, aliasImports bool) (codecSource, 
 				return codecSource{}, fmt.Errorf("%s: a renamed import cannot be pasted", fset.Position(imp.Pos()))
 			}
 			imports[path] = true
-			if aliasImports {
+			if importName != nil {
 				name := path[strings.LastIndex(path, "/")+1:]
-				aliases[path] = prefix + name
-				pkgNames[name] = prefix + name
+				alias := importName(path, name)
+				aliases[path] = alias
+				if alias != name {
+					pkgNames[name] = alias
+				}
 			}
 		}
 		renameRefs(f, rename, pkgNames)
@@ -151,7 +177,7 @@ func renameCodec(prefix string, skip []string, aliasImports bool) (codecSource, 
 	}
 	sort.Strings(paths)
 	s := codecSource{decls: out.String(), imports: paths}
-	if aliasImports {
+	if importName != nil {
 		s.aliases = aliases
 	}
 	return s, nil

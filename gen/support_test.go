@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,19 +127,66 @@ func TestSupportEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
-	dir := t.TempDir()
-	decls, imports := supportSource()
-	var src strings.Builder
-	src.WriteString("package fixture\n\nimport (\n")
-	for _, p := range imports {
-		src.WriteString("\t\"" + p + "\"\n")
-	}
-	src.WriteString(")\n\n" + decls + supportTest)
-	write(t, filepath.Join(dir, "go.mod"), "module example.com/fixture\n\ngo 1.22\n")
-	write(t, filepath.Join(dir, "fixture.go"), supportPackage)
-	write(t, filepath.Join(dir, "support_test.go"), src.String())
+	root := t.TempDir()
+	write(t, filepath.Join(root, "go.mod"), "module example.com/fixture\n\ngo 1.22\n")
 
-	// The values, written with the codec from types of the same shape.
+	// Package plain pastes supportSource. Package named declares sort
+	// and strconv itself, so its test file imports them under other
+	// names and pastes supportSourceNamed.
+	decls, imports := supportSource()
+	names := map[string]string{"sort": "mbenchsort", "strconv": "mbenchstrconv"}
+	namedDecls, namedImports := supportSourceNamed(names)
+	if !slices.Equal(imports, namedImports) {
+		t.Errorf("imports %v and %v differ", imports, namedImports)
+	}
+	for _, p := range []struct {
+		dir, extra, decls string
+		names             map[string]string
+	}{
+		{"plain", "", decls, nil},
+		{"named", "\nfunc sort() {}\n\nvar strconv = sort\n", namedDecls, names},
+	} {
+		var src strings.Builder
+		src.WriteString("package fixture\n\nimport (\n")
+		for _, path := range imports {
+			if n, ok := p.names[path]; ok {
+				src.WriteString("\t" + n + " ")
+			} else {
+				src.WriteString("\t")
+			}
+			src.WriteString(strconv.Quote(path) + "\n")
+		}
+		src.WriteString(")\n\n" + p.decls + supportTest)
+		dir := filepath.Join(root, p.dir)
+		write(t, filepath.Join(dir, "fixture.go"), supportPackage+p.extra)
+		write(t, filepath.Join(dir, "support_test.go"), src.String())
+		writeRecorded(t, dir)
+	}
+
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	vet := exec.CommandContext(context.Background(), "go", "vet", "./...")
+	vet.Dir, vet.Env = root, env
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Errorf("go vet: %v\n%s", err, out)
+	}
+	cmd := exec.CommandContext(context.Background(), "go", "test", "-count=1", "-v", "./...")
+	cmd.Dir, cmd.Env = root, env
+	out, _ := cmd.CombinedOutput()
+	for _, want := range []string{
+		"--- PASS: TestSupport",
+		"--- FAIL: TestStale",
+		"testdata/mbench/Centroid.json: set 0: output c was recorded as point, the code has *point; regenerate with mbench gen",
+	} {
+		if n := strings.Count(string(out), want); n != 2 {
+			t.Errorf("go test output has %q %d times, want 2:\n%s", want, n, out)
+		}
+	}
+}
+
+// writeRecorded writes testdata/mbench/Centroid.json in dir, with values
+// written by the codec from types of the same shape as the package's.
+func writeRecorded(t *testing.T, dir string) {
+
 	type point struct {
 		x, y  float64
 		label string
@@ -170,25 +219,6 @@ func TestSupportEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "testdata", "mbench", "Centroid.json"), string(data))
-
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=")
-	vet := exec.CommandContext(context.Background(), "go", "vet", ".")
-	vet.Dir, vet.Env = dir, env
-	if out, err := vet.CombinedOutput(); err != nil {
-		t.Errorf("go vet: %v\n%s", err, out)
-	}
-	cmd := exec.CommandContext(context.Background(), "go", "test", "-count=1", "-v", ".")
-	cmd.Dir, cmd.Env = dir, env
-	out, _ := cmd.CombinedOutput()
-	for _, want := range []string{
-		"--- PASS: TestSupport",
-		"--- FAIL: TestStale",
-		"testdata/mbench/Centroid.json: set 0: output c was recorded as point, the code has *point; regenerate with mbench gen",
-	} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("go test output lacks %q:\n%s", want, out)
-		}
-	}
 }
 
 func write(t *testing.T, name, content string) {

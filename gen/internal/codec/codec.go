@@ -39,6 +39,11 @@
 // reflect and written through unsafe, so values of the package's own types
 // round-trip whole.
 //
+// Values nested more than 10000 levels deep are refused, as encoding/json
+// refuses to read them: a cycle through slices or maps (which have no
+// address to identify them by), or a linked list of more than about 5000
+// nodes.
+//
 // Pointers are identified by address and type: two pointers of one type to
 // one variable stay one pointer after decoding, and cycles are kept. A
 // pointer into the middle of another encoded value (to a field or an

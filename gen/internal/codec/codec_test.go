@@ -382,3 +382,17 @@ func TestClone(t *testing.T) {
 	}()
 	Clone(&x, &dst)
 }
+
+func TestDeepList(t *testing.T) {
+	var head *node
+	for i := 0; i < 4000; i++ {
+		head = &node{val: i, next: head}
+	}
+	roundTrip(t, head)
+	for i := 0; i < 2000; i++ {
+		head = &node{val: i, next: head}
+	}
+	if _, err := Encode(head); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("Encode(a list of 6000 nodes) = %v, want nested too deeply", err)
+	}
+}

@@ -49,6 +49,14 @@ type Call struct {
 	inputs [][]byte
 }
 
+// Active reports whether r still examines executions; the instrumented
+// code asks first, so that a segment run a million times does not box
+// its inputs a million times.
+func (r *Recorder) Active() bool { return !r.done.Load() }
+
+// Recording reports whether c is an execution whose set is kept.
+func (c *Call) Recording() bool { return c.r != nil }
+
 // Begin records that the segment starts with the given inputs, and
 // returns the Call to end; a zero Call when the set is not kept.
 func (r *Recorder) Begin(inputs ...any) Call {

@@ -61,6 +61,12 @@ func TestRecorderErrorsAndLimits(t *testing.T) {
 		c.End(i)
 		c.End(-1) // ignored
 	}
+	if r.Active() {
+		t.Errorf("recorder still active after MaxCalls executions")
+	}
+	if c := r.Begin(99); c.Recording() {
+		t.Errorf("a call after MaxCalls is recorded")
+	}
 	got := readDir(t, filepath.Join(dir, "F"))
 	var names []string
 	for n := range got {

@@ -59,3 +59,17 @@ func Apply(xs []int) []int {
 	}
 	return out
 }
+
+// Positives counts the positive elements of xs, a result nobody reads,
+// declared inside the marked block.
+func Positives(xs []int) {
+	//mbench:bench Positives
+	{
+		n := 0
+		for _, x := range xs {
+			if x > 0 {
+				n++
+			}
+		}
+	}
+}

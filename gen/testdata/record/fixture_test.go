@@ -39,3 +39,7 @@ func TestApply(t *testing.T) {
 		t.Errorf("Apply: %v", got)
 	}
 }
+
+func TestPositives(t *testing.T) {
+	Positives([]int{1, -2, 3})
+}
