@@ -47,6 +47,7 @@ type emitted struct {
 	src   []byte
 	segs  []*Segment
 	lines map[*Segment][][2]int // first and last line of each declaration
+	owner map[string]*Segment   // top-level identifier → its segment
 }
 
 // segmentAt returns the segment whose generated code holds line, or nil.
@@ -141,7 +142,7 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 	if err != nil {
 		return nil, fmt.Errorf("formatting the generated code: %v", err)
 	}
-	f := &emitted{src: src, segs: todo, lines: map[*Segment][][2]int{}}
+	f := &emitted{src: src, segs: todo, lines: map[*Segment][][2]int{}, owner: e.owner}
 	if err := f.locate(e.owner); err != nil {
 		return nil, err
 	}

@@ -110,6 +110,9 @@ type fault struct {
 // generated file.
 var compileError = regexp.MustCompile(`(?m)` + regexp.QuoteMeta(GeneratedFile) + `:(\d+)(?::\d+)?: (.*)$`)
 
+// redeclared matches the compiler's error for a name declared twice.
+var redeclared = regexp.MustCompile(`(\w+) redeclared in this block`)
+
 // failedTest matches the report of a failed regression test.
 var failedTest = regexp.MustCompile(`(?m)^\s*--- FAIL: TestMbench(\w+)`)
 
@@ -138,6 +141,15 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 
 	faults := map[*Segment]fault{}
 	compiled := func(out []byte) error {
+		// A name of ours that the package declares too (a hand-written
+		// BenchmarkNAME): the compiler may report it in the other file.
+		for _, m := range redeclared.FindAllSubmatch(out, -1) {
+			if s := f.owner[string(m[1])]; s != nil {
+				if _, ok := faults[s]; !ok {
+					faults[s] = fault{NoCompile, string(m[0])}
+				}
+			}
+		}
 		for _, m := range compileError.FindAllSubmatch(out, -1) {
 			line, _ := strconv.Atoi(string(m[1]))
 			s := f.segmentAt(line)

@@ -52,6 +52,8 @@ func typeName(v any) string {
 		return "[]int"
 	case []float64:
 		return "[]float64"
+	case float64:
+		return "float64"
 	}
 	panic("typeName: add the type")
 }
@@ -70,7 +72,15 @@ func TestCheckedRejects(t *testing.T) {
 		{name: "Join", inputs: []string{"words"}, outputs: []string{"joined!"}},
 		// Without its input, the copied loop refers to an undefined xs.
 		{name: "Sort"},
+		// The package declares BenchmarkMean by hand, in a file after
+		// the generated one: the compiler reports the name there.
+		{name: "Mean", inputs: []string{"xs"}, outputs: []string{"r0!"}},
 	})
+	hand := "package emit\n\nimport \"testing\"\n\nfunc BenchmarkMean(b *testing.B) {\n\tfor b.Loop() {\n\t\tMean(1, 2)\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "z_test.go"), []byte(hand), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	recorded(t, dir, "Mean", map[string]any{"xs": []float64{1, 2, 3}}, map[string]any{"r0": 2.0})
 	// The sum of i*i for i < 30 is 29*30*59/6 = 8555.
 	recorded(t, dir, "Literal", map[string]any{"n": 30, "sum": 0}, map[string]any{"sum": 8555})
 	recorded(t, dir, "Join", map[string]any{"words": []string{"a", "b"}}, map[string]any{"joined": "a;b"})
@@ -81,7 +91,7 @@ func TestCheckedRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]Reason{"Literal": Accepted, "Join": TestFails, "Sort": NoCompile}
+	want := map[string]Reason{"Literal": Accepted, "Join": TestFails, "Sort": NoCompile, "Mean": NoCompile}
 	for _, s := range segs {
 		if s.Reason != want[s.Name] {
 			t.Errorf("%s: reason %q (%s), want %q", s.Name, s.Reason, s.Detail, want[s.Name])
@@ -92,6 +102,9 @@ func TestCheckedRejects(t *testing.T) {
 	}
 	if d := segs[2].Detail; !strings.Contains(d, "undefined: xs") {
 		t.Errorf("Sort's detail %q is not the compiler's error", d)
+	}
+	if d := segs[3].Detail; !strings.Contains(d, "BenchmarkMean redeclared") {
+		t.Errorf("Mean's detail %q is not the compiler's error", d)
 	}
 	s := string(src)
 	if !strings.Contains(s, "func BenchmarkLiteral(") || strings.Contains(s, "BenchmarkJoin") || strings.Contains(s, "BenchmarkSort") {

@@ -167,53 +167,65 @@ func docHas(doc *ast.CommentGroup, marker string) bool {
 
 // TestEmitGolden compares the generated file for testdata/golden/emit
 // with its golden copy (go test -update rewrites it) and checks that it
-// compiles and passes go vet next to the package's code.
+// compiles and passes go vet next to the package's code: once as it is
+// (Go 1.24, b.Loop) and once with the module at Go 1.22, where the
+// benchmarks count to b.N and store their results to sinks.
 func TestEmitGolden(t *testing.T) {
-	dir := filepath.Join("testdata", "golden", "emit")
-	pkg, segs := loadHand(t, dir, emitSegs)
-	// A rejected segment and one without sets are left out.
-	segs[2].Reason, segs[2].Detail = JumpsOut, "test"
-	src, err := Emit(pkg, segs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The support code is the codec's, tested with it: the golden file
-	// holds a line in its place.
-	decls, _ := supportSource()
-	short := strings.Replace(string(src), strings.TrimSpace(decls), "// (the support code of supportSource)", 1)
-	if short == string(src) {
-		t.Errorf("the support code is not in the generated file as supportSource returns it")
-	}
-	golden := filepath.Join(dir, GeneratedFile+".golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(short), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if short != string(want) {
-		t.Errorf("Emit differs from %s (go test -update rewrites it):\n%s", golden, firstDiff(string(want), short))
-	}
-	if strings.Contains(string(src), "Dropped") {
-		t.Errorf("the rejected segment Dropped was emitted")
-	}
-	again, err := Emit(pkg, segs)
-	if err != nil || string(again) != string(src) {
-		t.Errorf("a second Emit differs (err %v)", err)
-	}
-
-	work := t.TempDir()
-	copyTree(t, dir, work)
-	if err := os.WriteFile(filepath.Join(work, GeneratedFile), src, 0o666); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "vet", ".")
-	cmd.Dir = work
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("go vet of the generated file: %v\n%s", err, out)
+	for _, c := range []struct{ goVersion, golden string }{
+		{"1.24", GeneratedFile + ".golden"},
+		{"1.22", GeneratedFile + ".bN.golden"},
+	} {
+		t.Run("go"+c.goVersion, func(t *testing.T) {
+			dir := filepath.Join("testdata", "golden", "emit")
+			work := t.TempDir()
+			copyTree(t, dir, work)
+			mod := "module example.com/emit\n\ngo " + c.goVersion + "\n"
+			if err := os.WriteFile(filepath.Join(work, "go.mod"), []byte(mod), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			pkg, segs := loadHand(t, work, emitSegs)
+			// A rejected segment is left out.
+			segs[2].Reason, segs[2].Detail = JumpsOut, "test"
+			src, err := Emit(pkg, segs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The support code is the codec's, tested with it: the
+			// golden file holds a line in its place.
+			decls, _ := supportSource()
+			short := strings.Replace(string(src), strings.TrimSpace(decls), "// (the support code of supportSource)", 1)
+			if short == string(src) {
+				t.Errorf("the support code is not in the generated file as supportSource returns it")
+			}
+			golden := filepath.Join(dir, c.golden)
+			if *update {
+				if err := os.WriteFile(golden, []byte(short), 0o666); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if short != string(want) {
+				t.Errorf("Emit differs from %s (go test -update rewrites it):\n%s", golden, firstDiff(string(want), short))
+			}
+			if strings.Contains(string(src), "Dropped") {
+				t.Errorf("the rejected segment Dropped was emitted")
+			}
+			again, err := Emit(pkg, segs)
+			if err != nil || string(again) != string(src) {
+				t.Errorf("a second Emit differs (err %v)", err)
+			}
+			if err := os.WriteFile(filepath.Join(work, GeneratedFile), src, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("go", "vet", ".")
+			cmd.Dir = work
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("go vet of the generated file: %v\n%s", err, out)
+			}
+		})
 	}
 }
 
