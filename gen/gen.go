@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/version"
 	"os"
 	"path/filepath"
 	"sort"
@@ -134,11 +135,15 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	res := &Result{Segments: segs}
 	pkgs := packagesOf(segs)
 
-	// Refuse before doing anything when a file of the user's is in the way.
+	// Refuse before doing anything when a file of the user's is in the
+	// way, or the package's Go version is too old for the generated code.
 	var errs []error
 	for _, p := range pkgs {
 		if err := ours(filepath.Join(p.Dir, GeneratedFile), opts.Dir); err != nil {
 			errs = append(errs, err)
+		}
+		if v := oldestVersion(p, segs); v != "" && version.Compare(v, minVersion) < 0 {
+			errs = append(errs, fmt.Errorf("%s: the generated code needs %s or later (it uses any and generics); the package's files are at %s: raise the go line of go.mod", p.PkgPath, minVersion, v))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -201,6 +206,25 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	}
 	sort.Strings(res.Stale)
 	return res, nil
+}
+
+// minVersion is the oldest Go version whose language the recording and
+// the generated code are written in.
+const minVersion = "go1.18"
+
+// oldestVersion returns the oldest Go version of the files of pkg that
+// hold segments, "" when unknown.
+func oldestVersion(pkg *packages.Package, segs []*Segment) string {
+	oldest := ""
+	for _, s := range segs {
+		if s.Pkg != pkg || pkg.TypesInfo == nil {
+			continue
+		}
+		if v := pkg.TypesInfo.FileVersions[s.File]; v != "" && (oldest == "" || version.Compare(v, oldest) < 0) {
+			oldest = v
+		}
+	}
+	return oldest
 }
 
 // settle makes the generated file in dir hold src, or removes it when src

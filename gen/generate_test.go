@@ -219,3 +219,25 @@ func goTool(t *testing.T, dir string, args ...string) string {
 	}
 	return string(out)
 }
+
+// TestGenerateOldGo checks that a module whose Go version predates the
+// generated code's language gets a clear error, before anything runs.
+func TestGenerateOldGo(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/old\n\ngo 1.16\n",
+		"old.go": "package old\n\n// Twice doubles x.\n//\n//mbench:bench Twice\nfunc Twice(x int) int { return 2 * x }\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Generate(context.Background(), Options{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "example.com/old: the generated code needs go1.18 or later") {
+		t.Errorf("Generate on a go 1.16 module: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "testdata")); !os.IsNotExist(err) {
+		t.Errorf("Generate recorded inputs of a module it refused: %v", err)
+	}
+}
