@@ -167,12 +167,13 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 		if cerr := compiled(out); cerr != nil {
 			return nil, cerr
 		}
-		if len(faults) == 0 {
-			return nil, fmt.Errorf("go vet in %s: %v\n%s", dir, err, out)
+		if len(faults) > 0 {
+			return faults, nil
 		}
-		return faults, nil
+		// Findings in the package's own files are not the generated
+		// code's business; whether it builds, go test says next.
 	}
-	out, err = goCmd(ctx, dir, "test", "-overlay="+ov, "-count=1", "-run=^TestMbench", "-bench=^$", ".")
+	out, err = goCmd(ctx, dir, "test", "-overlay="+ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$", ".")
 	if err == nil {
 		return faults, nil
 	}
