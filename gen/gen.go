@@ -156,14 +156,21 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 			accepted = append(accepted, s)
 		}
 	}
+	// kept are the recorded files of the segments that get benchmarks.
+	kept := map[string]bool{}
+	var saved savedFiles
 	if len(accepted) > 0 {
 		if opts.Check {
-			saved, err := saveRecorded(accepted)
+			saved, err = saveRecorded(accepted)
 			if err != nil {
 				return res, err
 			}
 			defer func() {
-				res.Stale = append(res.Stale, saved.restore()...)
+				for _, file := range saved.restore() {
+					if kept[file] {
+						res.Stale = append(res.Stale, file)
+					}
+				}
 				sort.Strings(res.Stale)
 			}()
 		}
@@ -191,6 +198,31 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 			return res, err
 		}
 	}
+	// The recorded sets of segments without a benchmark go, under Check
+	// with the rest of what recording wrote.
+	for _, s := range segs {
+		file := recordedFile(s)
+		if s.Reason == Accepted {
+			kept[file] = true
+			continue
+		}
+		if _, err := os.Stat(file); err != nil {
+			continue
+		}
+		if opts.Check {
+			// Stale if it was there before recording.
+			if old, ok := saved[file]; !ok || old != nil {
+				res.Stale = append(res.Stale, file)
+			}
+			continue
+		}
+		if err := os.Remove(file); err != nil {
+			return res, err
+		}
+		removeEmptyDirs(filepath.Dir(file), 2)
+		res.Removed = append(res.Removed, file)
+	}
+
 	// Packages without segments lose the generated files they had.
 	dirs, err := packageDirs(ctx, opts.Dir, patterns)
 	if err != nil {

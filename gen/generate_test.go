@@ -86,9 +86,37 @@ func TestGenerateListings(t *testing.T) {
 		}
 	}
 
+	recordedDir := filepath.Join(dir, "testdata", "mbench")
+	entries, err := os.ReadDir(recordedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "Fib.json SortInPlace.json Squares.json Unread.json" {
+		t.Errorf("recorded files %s, want those of the 4 generated benchmarks", got)
+	}
+	// Recorded sets of a segment without a benchmark are stale, and go.
+	inner := filepath.Join(recordedDir, "Inner.json")
+	if err := os.WriteFile(inner, []byte("{}"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	check, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}, Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(check.Stale) != 1 || check.Stale[0] != inner {
+		t.Errorf("Check with a leftover Inner.json: stale %v", check.Stale)
+	}
+
 	// Idempotent: the same bytes again, and nothing stale.
 	if _, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(inner); !os.IsNotExist(err) {
+		t.Errorf("Inner.json left after Generate: %v", err)
 	}
 	second, err := os.ReadFile(file)
 	if err != nil {
@@ -97,7 +125,7 @@ func TestGenerateListings(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Errorf("a second Generate changed %s:\n%s", file, firstDiff(string(first), string(second)))
 	}
-	check, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}, Check: true})
+	check, err = Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}, Check: true})
 	if err != nil {
 		t.Fatal(err)
 	}
