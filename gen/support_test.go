@@ -128,7 +128,7 @@ func TestSupportEndToEnd(t *testing.T) {
 		t.Skip("runs the go command")
 	}
 	root := t.TempDir()
-	write(t, filepath.Join(root, "go.mod"), "module example.com/fixture\n\ngo 1.22\n")
+	write(t, filepath.Join(root, "go.mod"), "module example.com/fixture\n\ngo 1.18\n")
 
 	// Package plain pastes supportSource. Package named declares sort
 	// and strconv itself, so its test file imports them under other
