@@ -66,3 +66,27 @@ func (r *Run) Samples(unit string) map[Key]*Sample {
 	}
 	return out
 }
+
+// Instances returns the forks of s grouped by the instance (machine) that
+// measured them, instances in order of first appearance and forks in their
+// order within s: Instances()[k][j] holds the values of the j-th fork of
+// the k-th instance. Forks without an instance name form one instance.
+// The slices share the values of s.
+func (s *Sample) Instances() [][][]float64 {
+	var out [][][]float64
+	index := make(map[string]int)
+	for i, f := range s.Forks {
+		var name string
+		if i < len(s.IDs) {
+			name = s.IDs[i].Instance
+		}
+		k, ok := index[name]
+		if !ok {
+			k = len(out)
+			index[name] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], f)
+	}
+	return out
+}

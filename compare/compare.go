@@ -29,6 +29,16 @@
 // independent (a machine's level shifts last seconds), so a moving-block
 // bootstrap over consecutive iterations is used, and the result says that
 // the interval cannot see variance between processes.
+//
+// A side gathered from several instances (machines; runs that share a
+// label, each recording its Coord.Instance) gets instances as the outermost
+// level: stats.NestedRatio resamples instances, then forks within each, then
+// iterations within each fork, and widens the interval to Student's t over
+// the instances when they differ by more than their forks' noise, so that a
+// level shift between machines shows as a wider interval, not as a change.
+// Such rows have the method "nested" and count their measurements as
+// instances×forks×iterations. Data from one instance are compared exactly
+// as before.
 package compare
 
 import (
@@ -153,9 +163,10 @@ func (v Verdict) Word(unit string) string {
 
 // A Side summarises one benchmark on one side of the comparison.
 type Side struct {
-	Center float64 // mean or median, as Options.Stat says
-	N      int     // measurement iterations
-	Forks  int     // processes they came from
+	Center    float64 // mean or median, as Options.Stat says
+	N         int     // measurement iterations
+	Forks     int     // processes they came from
+	Instances int     // machines the processes ran on (Coord.Instance); 1 for one
 }
 
 // A Row is the comparison of one benchmark.
@@ -164,9 +175,10 @@ type Row struct {
 	Old, New Side
 	// Ratio is new/old of the centres, with its confidence interval.
 	Ratio stats.Interval
-	// Method names how the interval was computed: "hierarchical" (forks,
-	// then iterations), "block" (moving blocks of consecutive iterations)
-	// or "" when there was no interval.
+	// Method names how the interval was computed: "nested" (instances,
+	// then forks, then iterations), "hierarchical" (forks, then
+	// iterations), "block" (moving blocks of consecutive iterations) or ""
+	// when there was no interval.
 	Method  string
 	Verdict Verdict
 	// Resolution is the smallest relative change the data could have
@@ -389,8 +401,9 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 // and the benchmark, so results do not depend on scheduling.
 func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap, minN, better int) {
 	oAll, nAll := o.All(), n.All()
-	row.Old = Side{Center: opts.Stat.Of(oAll), N: len(oAll), Forks: len(o.Forks)}
-	row.New = Side{Center: opts.Stat.Of(nAll), N: len(nAll), Forks: len(n.Forks)}
+	oi, ni := o.Instances(), n.Instances()
+	row.Old = Side{Center: opts.Stat.Of(oAll), N: len(oAll), Forks: len(o.Forks), Instances: len(oi)}
+	row.New = Side{Center: opts.Stat.Of(nAll), N: len(nAll), Forks: len(n.Forks), Instances: len(ni)}
 	row.Ratio = stats.Interval{Center: row.New.Center / row.Old.Center, Lo: math.NaN(), Hi: math.NaN(), Level: boot.Level}
 	row.Resolution = math.NaN()
 	if row.Old.N < minN || row.New.N < minN {
@@ -409,13 +422,19 @@ func compareRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap
 	// Percentile intervals over few independent units are too narrow;
 	// stats.ExpandDF widens them to a Student-t interval whose degrees of
 	// freedom come from the spread of each side's unit means (forks, or
-	// blocks of consecutive iterations), combined as Welch does.
-	if o.HasForks() && n.HasForks() {
+	// blocks of consecutive iterations), combined as Welch does. Data
+	// from several instances are resampled by instance first, and
+	// NestedRatio widens by the instances' degrees of freedom itself.
+	switch {
+	case len(oi) > 1 || len(ni) > 1:
+		row.Method = "nested"
+		row.Ratio = boot.NestedRatio(ni, oi, opts.Stat, r)
+	case o.HasForks() && n.HasForks():
 		row.Method = "hierarchical"
 		row.Ratio = boot.HierarchicalRatio(n.Forks, o.Forks, opts.Stat, r)
 		units := float64(min(len(o.Forks), len(n.Forks)))
 		row.Ratio = stats.ExpandDF(row.Ratio, units, stats.WelchDF(logMeans(o.Forks), logMeans(n.Forks)))
-	} else {
+	default:
 		row.Method = "block"
 		row.Ratio = boot.BlockRatio(nAll, oAll, opts.Stat, r)
 		ob, nb := blockMeans(oAll), blockMeans(nAll)

@@ -129,6 +129,10 @@ func (row *Row) interval() string {
 }
 
 func (s Side) count() string {
+	if s.Instances > 1 {
+		perInst := (s.Forks + s.Instances - 1) / s.Instances
+		return fmt.Sprintf("%d×%d×%d", s.Instances, perInst, (s.N+s.Forks-1)/s.Forks)
+	}
 	if s.Forks > 1 {
 		return fmt.Sprintf("%d×%d", s.Forks, (s.N+s.Forks-1)/s.Forks)
 	}
@@ -276,9 +280,19 @@ type jsonKey struct {
 }
 
 type jsonSide struct {
-	Center bench.Number `json:"center"`
-	N      int          `json:"n"`
-	Forks  int          `json:"forks"`
+	Center    bench.Number `json:"center"`
+	N         int          `json:"n"`
+	Forks     int          `json:"forks"`
+	Instances int          `json:"instances,omitempty"` // only when more than one
+}
+
+// sideJSON is s in the JSON form.
+func sideJSON(s Side) jsonSide {
+	j := jsonSide{Center: bench.Number(s.Center), N: s.N, Forks: s.Forks}
+	if s.Instances > 1 {
+		j.Instances = s.Instances
+	}
+	return j
 }
 
 type jsonRow struct {
@@ -322,8 +336,8 @@ func (r *Result) writeJSON(w io.Writer) error {
 	for _, row := range r.Rows {
 		jr.Rows = append(jr.Rows, jsonRow{
 			jsonKey: jsonKey{row.Key.Package, row.Key.Name, row.Key.Procs},
-			Old:     jsonSide{bench.Number(row.Old.Center), row.Old.N, row.Old.Forks},
-			New:     jsonSide{bench.Number(row.New.Center), row.New.N, row.New.Forks},
+			Old:     sideJSON(row.Old),
+			New:     sideJSON(row.New),
 			Ratio:   bench.Number(row.Ratio.Center), Lo: bench.Number(row.Ratio.Lo), Hi: bench.Number(row.Ratio.Hi),
 			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Resolution: bench.Number(row.Resolution),
 			Note: row.Note,

@@ -9,39 +9,39 @@ import (
 )
 
 // Load reads the runs refs name from st (ids, id prefixes, labels or
-// "latest", as store.Resolve takes them), in the order named; with no refs,
-// every stored run in order of start time. A store without runs is an
-// error, and so is a ref that names none.
-func Load(st *store.Store, refs []string) ([]*bench.Run, error) {
+// "latest", as store.LoadRef takes them), in the order named; with no refs,
+// every stored result in order of start time. Runs that share a label are
+// one result and one point of the history: a label gathers them
+// (store.Gather), and so does the listing of every result, one point per
+// label and commit (store.GatherResults). What gathering found comes back as
+// warnings. A store without runs is an error, and so is a ref that names
+// none.
+func Load(st *store.Store, refs []string) ([]*bench.Run, []error, error) {
+	var runs []*bench.Run
+	var warnings []error
 	if len(refs) == 0 {
 		infos, err := st.Runs()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(infos) == 0 {
-			return nil, errors.New("no stored runs")
+			return nil, nil, errors.New("no stored runs")
 		}
 		// Runs lists the newest first; equal start times keep the order
 		// of creation.
 		slices.Reverse(infos)
 		slices.SortStableFunc(infos, func(a, b store.RunInfo) int { return a.Start.Compare(b.Start) })
-		for _, ri := range infos {
-			refs = append(refs, ri.ID)
-		}
+		return st.GatherResults(infos)
 	}
-	runs := make([]*bench.Run, 0, len(refs))
 	for _, ref := range refs {
-		id, err := st.Resolve(ref)
+		r, ws, err := st.LoadRef(ref)
+		warnings = append(warnings, ws...)
 		if err != nil {
-			return nil, err
-		}
-		r, err := st.Load(id)
-		if err != nil {
-			return nil, err
+			return nil, warnings, err
 		}
 		runs = append(runs, r)
 	}
-	return runs, nil
+	return runs, warnings, nil
 }
 
 // Warnings says what the reader of a history of runs should know before

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -65,6 +66,12 @@ type Job struct {
 	// Label names the run; "" is the git commit, with -dirty when the
 	// tree has changes.
 	Label string
+	// Shard, unless it is the whole suite, measures one part of the
+	// benchmarks discovered (PlanShard), balanced by the basis FindBasis
+	// finds in ShardRuns (nil: none; by hash) or ShardBasis names.
+	Shard      Shard
+	ShardBasis string
+	ShardRuns  RunSource
 	// Store keeps the run; JSON, if not nil, also gets the run and each
 	// measurement in mbench's JSON Lines format, flushed as it goes.
 	Store Store
@@ -128,6 +135,11 @@ func (j *Job) Check() error {
 		return fmt.Errorf("-rmit-min %d: want at least 1", j.MinPerSuiteRun)
 	case j.Levels != "" && j.Plan != nil:
 		return errors.New("-levels and -plan: give one")
+	case j.ShardBasis != "" && j.Shard.Whole():
+		return errors.New("-shard-basis without -shard: give the shard")
+	}
+	if err := j.Shard.check(); err != nil {
+		return fmt.Errorf("-shard %v", err)
 	}
 	if j.Levels != "" {
 		if _, err := bench.ParseLevels(j.Levels); err != nil {
@@ -167,6 +179,8 @@ type Prepared struct {
 	Meta     *bench.Run // the run's description, as stored
 	Platform Platform
 	Targets  []Target
+	// Shard is the part of the suite Targets are, nil for all of it.
+	Shard *ShardPlan
 	// Versions are the labels of the versions measured side by side,
 	// nil for a run of one version.
 	Versions []string
@@ -220,17 +234,23 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 	if len(p.Targets) == 0 {
 		return nil, fmt.Errorf("no benchmarks match -bench %q in %d test binaries", j.Bench, len(bins))
 	}
-	p.resolveLevels()
 	if j.Label == "" {
 		j.Label = p.Platform.DefaultLabel()
 	}
 	if j.Label == "" {
 		j.Label = "run"
 	}
+	if err := p.shard(); err != nil {
+		return nil, err
+	}
+	p.resolveLevels()
 	pf := &p.Platform
 	p.Meta = &bench.Run{
 		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Platform: pf.Bench(j.Instance),
 		Start: time.Now(), Settings: j.settings(), Benchmarks: keysOf(p.Targets),
+	}
+	if p.Shard != nil {
+		maps.Copy(p.Meta.Settings, p.Shard.Settings())
 	}
 	if len(p.Versions) > 0 {
 		// The order the versions were given in, which compare.Split

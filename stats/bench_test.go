@@ -11,6 +11,7 @@ import (
 type benchData struct {
 	x, y   []float64
 	gx, gy [][]float64
+	ix, iy [][][]float64 // gx and gy as instances of 2 and 3 forks
 	runs   [][]float64
 }
 
@@ -21,6 +22,8 @@ func newBenchData() benchData {
 		gy:   forks(r, 5, 50, 1030, 0.03, 0.05),
 		runs: forks(r, 10, 100, 1.03, 0.02, 0.05),
 	}
+	d.ix = [][][]float64{d.gx[:2], d.gx[2:]}
+	d.iy = [][][]float64{d.gy[:2], d.gy[2:]}
 	for i := range d.gx {
 		d.x = append(d.x, d.gx[i]...)
 		d.y = append(d.y, d.gy[i]...)
@@ -48,6 +51,9 @@ func (d benchData) calls(b Bootstrap) []struct {
 		{"BlockRatio/median", func(s uint64) Interval { return b.BlockRatio(d.y, d.x, StatMedian, newRand(s)) }},
 		{"GeoMeanRatio", func(s uint64) Interval { return b.GeoMeanRatio(d.runs, newRand(s)) }},
 		{"RoundRatio", func(s uint64) Interval { return b.RoundRatio(d.gx, d.gy, newRand(s)) }},
+		{"Nested/mean", func(s uint64) Interval { return b.Nested(d.ix, StatMean, newRand(s)) }},
+		{"Nested/median", func(s uint64) Interval { return b.Nested(d.ix, StatMedian, newRand(s)) }},
+		{"NestedRatio/mean", func(s uint64) Interval { return b.NestedRatio(d.iy, d.ix, StatMean, newRand(s)) }},
 	}
 }
 

@@ -10,6 +10,9 @@
 //   - Hierarchical and HierarchicalRatio resample forks and then the
 //     iterations within them (Kalibera & Jones), the RCIW criterion and the
 //     A/A ratio-of-means test of Laaber et al. 2020 §4.2.3 and §5.4.1.
+//   - Nested and NestedRatio add instances (machines) as the outermost
+//     level, instances → forks → iterations, the cloud setting of Japke et
+//     al. 2025, widened to Student's t over the instances when they differ.
 //   - BlockRatio is for one process's sequence whose iterations are
 //     dependent; it cannot see variance between processes.
 //   - GeoMeanRatio and Winsorize are Bulej et al. 2020 §3's duet analysis.

@@ -18,6 +18,7 @@ type pool struct {
 	stat  Stat
 	vals  []float64 // all values, group after group, in their original order
 	start []int     // group g is vals[start[g]:start[g+1]]
+	inst  []int     // instance k is groups inst[k]..inst[k+1]−1 (Nested only)
 
 	// Median only.
 	sorted []float64 // vals in ascending order

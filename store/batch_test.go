@@ -8,8 +8,10 @@ import (
 
 // TestAppendBatches: batches of two runs are stored in one transaction,
 // so that either both halves of a pair are stored or neither is.
-func TestAppendBatches(t *testing.T) {
-	s, _ := openTemp(t)
+func TestAppendBatches(t *testing.T) { eachBackend(t, testAppendBatches) }
+
+func testAppendBatches(t *testing.T, open opener) {
+	s, _ := open(t)
 	var ids [2]string
 	for i := range ids {
 		var err error

@@ -11,8 +11,10 @@ import (
 // TestTwoStores opens one file twice, as two mbench processes would, and
 // writes through both while reading through one. Neither may fail with a
 // locked database.
-func TestTwoStores(t *testing.T) {
-	a, path := openTemp(t)
+func TestTwoStores(t *testing.T) { eachBackend(t, testTwoStores) }
+
+func testTwoStores(t *testing.T, open opener) {
+	a, path := open(t)
 	b, err := Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,9 @@
 // Package store keeps benchmark results durably in an embedded SQLite
-// database (modernc.org/sqlite, pure Go), by default .mbench/mbench.db.
+// database (modernc.org/sqlite, pure Go), by default .mbench/mbench.db, or
+// in a PostgreSQL database that many machines share (github.com/jackc/pgx,
+// through database/sql), named by a postgres:// URL. Both have the same
+// schema, migrations and guarantees; the sections below say where they
+// differ. Copy moves runs from one store to another.
 //
 // A run is written in three steps: CreateRun stores its metadata with status
 // "running", Append stores its measurements as they arrive, and Finish
@@ -41,6 +45,30 @@
 // waits again, for as long as it takes, so that a long run never fails for
 // want of the lock. A Store holds a single connection; its methods are safe
 // for concurrent use.
+//
+// # PostgreSQL
+//
+// A PostgreSQL store keeps the promises above with the server's means:
+// each Append is one transaction, committed with synchronous_commit=on
+// (set on every connection), so that it is on the server's disk when
+// Append returns. Writing transactions first take an advisory lock that
+// all writers of the database share, the counterpart of SQLite's write
+// lock, so that shards writing at once from many machines take turns and
+// never lose or duplicate a row; readers do not wait for it, and a
+// read-only transaction (Load) reads one snapshot (REPEATABLE READ). The
+// store's SQL is written once, with ? placeholders; the connection turns
+// them into $1, $2, ..., and INTEGER into BIGINT (postgres.go). Strings
+// that PostgreSQL's text cannot hold (NUL bytes, invalid UTF-8) are stored
+// escaped and load back byte for byte.
+//
+// Open fails at once, naming the server and database but never the
+// password, when the server cannot be reached (after at most 10 s unless
+// the URL sets connect_timeout), refuses the login, or the database holds
+// other tables but no store. When a write loses the connection, it fails
+// with an error wrapping ErrConnectionLost; everything committed before is
+// kept, and the Store refuses later writes, so that a run stops rather
+// than go on with a gap. A run owned by a process on another host is never
+// taken for interrupted, since its process cannot be seen from here.
 //
 // # Schema
 //

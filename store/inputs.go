@@ -12,8 +12,9 @@ import (
 // LoadInputs loads each input as mbench compare takes it: a result file
 // when one exists at its path, and otherwise a run of the store at db (an
 // id, id prefix, label or "latest"), opened read-only only when needed.
-// Each run gets its input's label. Problems in result files that do not
-// stop their reading come back as warnings.
+// A label gathers every run with that label into one (Store.Gather). Each
+// run gets its input's label. Problems in result files that do not stop
+// their reading, and what gathering a label found, come back as warnings.
 func LoadInputs(db string, ins []bench.Input) (runs []*bench.Run, warnings []error, err error) {
 	var st *Store
 	defer func() {
@@ -39,13 +40,15 @@ func LoadInputs(db string, ins []bench.Input) (runs []*bench.Run, warnings []err
 					return nil, warnings, err
 				}
 			}
-			id, err := st.Resolve(in.Path)
-			if err != nil {
+			if _, err := st.Resolve(in.Path); err != nil {
 				return nil, warnings, fmt.Errorf("%s: no such file, and %v", in.Path, err)
 			}
-			if run, err = st.Load(id); err != nil {
+			r, ws, err := st.LoadRef(in.Path)
+			warnings = append(warnings, ws...)
+			if err != nil {
 				return nil, warnings, err
 			}
+			run = r
 		}
 		run.Label = in.Label
 		runs = append(runs, run)

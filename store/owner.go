@@ -11,9 +11,11 @@ import (
 //
 // A pid alone would not do: the system hands it to a new process once the
 // owner has gone. process adds what tells the owner from a later process
-// with its pid: on Linux the boot, the pid namespace and the process's
-// start time, from /proc (see owner_linux.go); elsewhere it is empty and
-// only the existence of the pid is checked.
+// with its pid: on Linux the machine, the boot, the pid namespace and the
+// process's start time, from /proc (see owner_linux.go); elsewhere it is
+// empty and only the existence of the pid is checked. A process on another
+// machine (another host name, or another machine id under the same name,
+// as shards of a PostgreSQL store have) is never taken for gone.
 type owner struct {
 	host    string
 	pid     int64

@@ -10,17 +10,18 @@ import (
 	"strings"
 )
 
-// processToken returns "BOOT/PIDNS/START" for process pid: the boot id of
-// the kernel, the pid namespace of this process and the start time of pid
-// in clock ticks since boot. Together with the pid they name one process
-// for the life of the machine. It returns "" when /proc cannot tell.
+// processToken returns "BOOT/PIDNS/START/MACHINE" for process pid: the
+// boot id of the kernel, the pid namespace of this process, the start time
+// of pid in clock ticks since boot and the machine id (empty when there is
+// none). Together with the pid they name one process for the life of the
+// machine. It returns "" when /proc cannot tell.
 func processToken(pid int) string {
 	boot, ns := bootID(), pidNamespace()
 	start, err := startTime(pid)
 	if boot == "" || ns == "" || err != nil {
 		return ""
 	}
-	return boot + "/" + ns + "/" + start
+	return boot + "/" + ns + "/" + start + "/" + machineID()
 }
 
 // processGone reports whether the process with the pid and token that
@@ -32,11 +33,18 @@ func processGone(pid int, token string) bool {
 	cur, err := startTime(pid)
 	exists := !errors.Is(err, fs.ErrNotExist)
 	parts := strings.Split(token, "/")
-	if len(parts) != 3 {
+	if len(parts) != 3 && len(parts) != 4 {
 		return !exists // no token: the pid is all there is to go by
 	}
 	boot, ns, start := parts[0], parts[1], parts[2]
 	switch {
+	case len(parts) == 4 && parts[3] != "" && machineID() != "" && parts[3] != machineID():
+		// Another machine with this host name, sharing a PostgreSQL
+		// store or a file on a network disk: its processes cannot be
+		// seen from here. (Tokens of three parts, from before the
+		// machine id was recorded, take a boot id that differs for a
+		// reboot.)
+		return false
 	case boot != bootID():
 		return bootID() != "" // recorded before the last reboot
 	case ns != pidNamespace():
@@ -55,6 +63,20 @@ func bootID() string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// machineID returns the machine id of systemd (/etc/machine-id, or the
+// D-Bus copy), which tells two machines with the same host name apart, or
+// "" when there is none.
+func machineID() string {
+	for _, f := range []string{"/etc/machine-id", "/var/lib/dbus/machine-id"} {
+		if b, err := os.ReadFile(f); err == nil {
+			if id := strings.TrimSpace(string(b)); id != "" && !strings.Contains(id, "/") {
+				return id
+			}
+		}
+	}
+	return ""
 }
 
 // pidNamespace returns the inode of this process's pid namespace, such as

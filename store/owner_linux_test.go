@@ -13,20 +13,24 @@ import (
 func TestProcessToken(t *testing.T) {
 	me := self()
 	parts := strings.Split(me.process, "/")
-	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
-		t.Fatalf("process token %q, want BOOT/PIDNS/START", me.process)
+	if len(parts) != 4 || parts[0] == "" || parts[1] == "" || parts[2] == "" || parts[3] != machineID() {
+		t.Fatalf("process token %q, want BOOT/PIDNS/START/MACHINE", me.process)
 	}
 	boot, ns, start := parts[0], parts[1], parts[2]
+	machine := "/" + machineID()
 	pid := os.Getpid()
 	for _, tc := range []struct {
 		name, token string
 		want        bool
 	}{
 		{"this process", me.process, false},
-		{"an earlier process with this pid", boot + "/" + ns + "/" + start + "0", true},
-		{"a process of an earlier boot", "0-" + boot + "/" + ns + "/" + start, true},
-		{"a process in another pid namespace", boot + "/pid:[1]/" + start + "0", false},
+		{"an earlier process with this pid", boot + "/" + ns + "/" + start + "0" + machine, true},
+		{"a process of an earlier boot", "0-" + boot + "/" + ns + "/" + start + machine, true},
+		{"a process in another pid namespace", boot + "/pid:[1]/" + start + "0" + machine, false},
+		{"an earlier process, token without machine", boot + "/" + ns + "/" + start + "0", true},
+		{"an earlier boot, token without machine", "0-" + boot + "/" + ns + "/" + start, true},
 		{"no token", "", false},
+		{"another machine of this name", "0-" + boot + "/" + ns + "/" + start + "/0" + machineID(), machineID() == ""},
 	} {
 		if got := processGone(pid, tc.token); got != tc.want {
 			t.Errorf("%s: processGone(%d, %q) = %v, want %v", tc.name, pid, tc.token, got, tc.want)

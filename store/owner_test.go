@@ -50,8 +50,10 @@ func TestOwnerGone(t *testing.T) {
 
 // TestRunsOwnerless checks that a running run without an owner, as version
 // 2 stores hold, keeps its status.
-func TestRunsOwnerless(t *testing.T) {
-	s, _ := openTemp(t)
+func TestRunsOwnerless(t *testing.T) { eachBackend(t, testRunsOwnerless) }
+
+func testRunsOwnerless(t *testing.T, open opener) {
+	s, _ := open(t)
 	id, err := s.CreateRun(&bench.Run{})
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +70,10 @@ func TestRunsOwnerless(t *testing.T) {
 // TestAppendTakesOwnership resumes a run whose process died: the process
 // that appends to it owns it from then on, so that it reads as running
 // while that process lives.
-func TestAppendTakesOwnership(t *testing.T) {
-	s, path := openTemp(t)
+func TestAppendTakesOwnership(t *testing.T) { eachBackend(t, testAppendTakesOwnership) }
+
+func testAppendTakesOwnership(t *testing.T, open opener) {
+	s, path := open(t)
 	id, err := s.CreateRun(&bench.Run{})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,15 @@ type RunInfo struct {
 
 // Runs returns a summary of every stored run, newest (last created) first.
 func (s *Store) Runs() ([]RunInfo, error) {
+	return s.runsWhere("", nil)
+}
+
+// runsWhere lists the runs matching the condition where (on runs r, "" for
+// all) with its arguments, newest first.
+func (s *Store) runsWhere(where string, args []any) ([]RunInfo, error) {
+	if where != "" {
+		where = " WHERE " + where
+	}
 	// Stores before version 3 record no owners.
 	owners, join := "NULL, NULL, NULL", ""
 	if s.version >= 3 {
@@ -39,7 +48,7 @@ func (s *Store) Runs() ([]RunInfo, error) {
 	rows, err := s.db.Query(`SELECT r.id, r.label, r.commit_hash, r.dirty, r.start_ns, r.end_ns, r.status,
 		(SELECT COUNT(*) FROM measurements m WHERE m.run = r.num),
 		(SELECT COUNT(DISTINCT m.bench) FROM measurements m WHERE m.run = r.num),
-		` + owners + ` FROM runs r ` + join + ` ORDER BY r.num DESC`)
+		`+owners+` FROM runs r `+join+where+` ORDER BY r.num DESC`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: list runs: %w", err)
 	}
@@ -315,23 +324,47 @@ func intern(seen map[string]string, s string) string {
 // Resolve returns the id of the run ref names. ref is, in order of
 // precedence: an exact run id; "latest", the newest run; a label, naming the
 // newest run with that label; or a prefix of at least 4 characters of
-// exactly one run id.
+// exactly one run id. LoadRef loads what ref names, gathering all the
+// runs of a label.
 func (s *Store) Resolve(ref string) (string, error) {
+	id, _, err := s.resolveRef(ref)
+	return id, err
+}
+
+// resolveRef is Resolve, also reporting whether ref is a label.
+func (s *Store) resolveRef(ref string) (id string, label bool, err error) {
 	if ref == "" {
-		return "", errors.New("store: resolve: empty run reference")
+		return "", false, errors.New("store: resolve: empty run reference")
 	}
-	id, err := s.resolve(ref)
+	id, label, err = s.resolve(ref)
 	if err != nil {
-		return "", fmt.Errorf("store: resolve %q: %w", ref, err)
+		return "", false, fmt.Errorf("store: resolve %q: %w", ref, err)
 	}
-	return id, nil
+	return id, label, nil
 }
 
 // minPrefix is the shortest id prefix Resolve accepts, so that a short typo
 // does not silently pick some run.
 const minPrefix = 4
 
-func (s *Store) resolve(ref string) (string, error) {
+func (s *Store) resolve(ref string) (string, bool, error) {
+	id, err := s.resolveID(ref)
+	if err != nil || id != "" {
+		return id, false, err
+	}
+	err = s.db.QueryRow("SELECT id FROM runs WHERE label = ? ORDER BY num DESC LIMIT 1", ref).Scan(&id)
+	if err == nil {
+		return id, true, nil
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return "", false, err
+	}
+	id, err = s.resolvePrefix(ref)
+	return id, false, err
+}
+
+// resolveID returns ref when it is a run's id, the newest run's id when it
+// is "latest", and "" otherwise.
+func (s *Store) resolveID(ref string) (string, error) {
 	var id string
 	err := s.db.QueryRow("SELECT id FROM runs WHERE id = ?", ref).Scan(&id)
 	if err == nil {
@@ -346,12 +379,12 @@ func (s *Store) resolve(ref string) (string, error) {
 		}
 		return id, err
 	}
-	err = s.db.QueryRow("SELECT id FROM runs WHERE label = ? ORDER BY num DESC LIMIT 1", ref).Scan(&id)
-	if err == nil {
-		return id, nil
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return "", err
-	}
+	return "", nil
+}
+
+// resolvePrefix returns the one run whose id ref begins, or an error
+// explaining that ref names no run.
+func (s *Store) resolvePrefix(ref string) (string, error) {
 	if len(ref) >= minPrefix {
 		rows, err := s.db.Query(`SELECT id, label FROM runs WHERE substr(id, 1, ?) = ?
 			ORDER BY num DESC`, len(ref), ref)

@@ -158,8 +158,10 @@ func TestOpenReadOnlyOldStore(t *testing.T) {
 	}
 }
 
-func TestOpenReadOnlyRefusesWrites(t *testing.T) {
-	w, path := openTemp(t)
+func TestOpenReadOnlyRefusesWrites(t *testing.T) { eachBackend(t, testOpenReadOnlyRefusesWrites) }
+
+func testOpenReadOnlyRefusesWrites(t *testing.T, open opener) {
+	w, path := open(t)
 	id, err := w.CreateRun(&bench.Run{Label: "main"})
 	if err != nil {
 		t.Fatal(err)

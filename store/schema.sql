@@ -1,8 +1,9 @@
 -- Schema of the mbench result store, version 4.
 --
 -- The SQL is portable: it uses only types and constructs that SQLite and
--- PostgreSQL both accept, so that a PostgreSQL backend can run this file
--- unchanged. Keys are assigned by the store (not by AUTOINCREMENT, SERIAL or
+-- PostgreSQL both accept, and a PostgreSQL store runs this file with one
+-- translation (postgres.go): INTEGER becomes BIGINT, the width of SQLite's
+-- INTEGER. Tables come after the tables they refer to. Keys are assigned by the store (not by AUTOINCREMENT, SERIAL or
 -- IDENTITY, whose spellings differ) inside the writing transaction.
 -- Booleans are INTEGER 0/1 and times are BIGINT nanoseconds since the Unix
 -- epoch (UTC), NULL when unknown.
@@ -59,6 +60,16 @@ CREATE TABLE IF NOT EXISTS run_owners (
 	process TEXT    NOT NULL
 );
 
+-- bench_keys holds each distinct bench.Key once, shared by all runs. It
+-- comes before the tables that refer to it, as PostgreSQL requires.
+CREATE TABLE IF NOT EXISTS bench_keys (
+	id      INTEGER PRIMARY KEY,
+	package TEXT    NOT NULL,
+	name    TEXT    NOT NULL,
+	procs   INTEGER NOT NULL,
+	UNIQUE (package, name, procs)
+);
+
 -- run_benchmarks holds Run.Benchmarks in order: the benchmarks a run set
 -- out to measure, in the order of the source. Version 4 added it.
 CREATE TABLE IF NOT EXISTS run_benchmarks (
@@ -84,15 +95,6 @@ CREATE TABLE IF NOT EXISTS run_units (
 	name  TEXT    NOT NULL,
 	value TEXT    NOT NULL,
 	PRIMARY KEY (run, idx)
-);
-
--- bench_keys holds each distinct bench.Key once, shared by all runs.
-CREATE TABLE IF NOT EXISTS bench_keys (
-	id      INTEGER PRIMARY KEY,
-	package TEXT    NOT NULL,
-	name    TEXT    NOT NULL,
-	procs   INTEGER NOT NULL,
-	UNIQUE (package, name, procs)
 );
 
 -- config_sets holds each distinct configuration (an ordered list of

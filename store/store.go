@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -131,9 +132,15 @@ const (
 
 // A Store is an open result store. Its methods are safe for concurrent use.
 type Store struct {
-	db       *sql.DB
+	db *sql.DB
+	// path names the store in messages: the file, or the PostgreSQL
+	// server and database without the password.
 	path     string
 	readOnly bool
+	pg       bool // a PostgreSQL store; an SQLite file otherwise
+	// lost, once a write has lost the connection to a PostgreSQL server,
+	// is the error every later write fails with.
+	lost atomic.Pointer[error]
 	// version is the schema version of the file: schemaVersion when the
 	// store is open for writing (Open upgrades older stores), possibly
 	// older when it is open read-only, and reads adapt to it.
@@ -153,6 +160,14 @@ type Store struct {
 // Open opens the store at path for reading and writing, creating the file,
 // its parent directories and the schema when they do not exist, and
 // upgrading the schema of a store an older mbench wrote.
+//
+// A path of the form postgres://... or postgresql://... (a libpq URL, such
+// as postgres://user:pass@host:5432/db or postgres:///db?host=/run/dir)
+// opens a store in that PostgreSQL database instead: the schema and its
+// version, the migrations and the durability of each write are those of
+// an SQLite store. Open fails at once, naming the server but not the
+// password, when the server cannot be reached, refuses the login, or the
+// database holds tables but no mbench store.
 //
 // An empty file is taken for a new store: SQLite creates the file before it
 // writes the schema, so an empty file is also what a concurrent Open of a
@@ -178,6 +193,9 @@ func open(path string, readOnly bool) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: open: empty path")
 	}
+	if IsPostgres(path) {
+		return openPostgres(path, readOnly)
+	}
 	if readOnly {
 		fi, err := os.Stat(path)
 		switch {
@@ -201,10 +219,26 @@ func open(path string, readOnly bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	// One connection: the pragmas, prepared statements and transactions
-	// of a Store all live on it, and SQLite has one writer at a time
-	// anyway. Goroutines of one process queue for it; other processes
-	// wait for the file lock (busyTimeout).
+	s, err := openStore(db, path, readOnly, false)
+	if err != nil {
+		var e *sqlite.Error
+		if errors.As(err, &e) && e.Code()&0xff == sqliteNotADB {
+			return nil, fmt.Errorf("store: open %s: not an SQLite database (%v)", path, err)
+		}
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// openStore readies the store in db, which path names, and closes db when
+// it fails.
+//
+// It keeps one connection: the pragmas, prepared statements and
+// transactions of a Store all live on it, and SQLite has one writer at a
+// time anyway, as a PostgreSQL store has through its write lock.
+// Goroutines of one process queue for it; other processes wait for the
+// file lock (busyTimeout) or the PostgreSQL write lock.
+func openStore(db *sql.DB, path string, readOnly, pg bool) (*Store, error) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
@@ -213,6 +247,7 @@ func open(path string, readOnly bool) (*Store, error) {
 		db:       db,
 		path:     path,
 		readOnly: readOnly,
+		pg:       pg,
 		runs:     make(map[string]int64),
 		owned:    make(map[string]bool),
 		keys:     make(map[bench.Key]int64),
@@ -220,11 +255,7 @@ func open(path string, readOnly bool) (*Store, error) {
 	}
 	if err := s.init(); err != nil {
 		db.Close()
-		var e *sqlite.Error
-		if errors.As(err, &e) && e.Code()&0xff == sqliteNotADB {
-			return nil, fmt.Errorf("store: open %s: not an SQLite database (%v)", path, err)
-		}
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, err
 	}
 	return s, nil
 }
@@ -257,30 +288,32 @@ func dsn(abs string, readOnly bool) string {
 	return "file:" + (&url.URL{Path: p}).EscapedPath() + "?" + q.Encode()
 }
 
-// init readies a new connection. For writing, it switches the file to WAL
-// mode, creates or upgrades the schema and prepares the statements; read
-// only, it checks that the file is a store this mbench can read.
+// init readies a new connection. For writing, it switches an SQLite file
+// to WAL mode, creates or upgrades the schema and prepares the statements;
+// read only, it checks that the database is a store this mbench can read.
 func (s *Store) init() error {
 	if s.readOnly {
-		v, err := storedVersion(s.db)
+		v, err := s.storedVersion(s.db)
 		if err != nil {
 			return err
 		}
 		if v == 0 {
-			return errors.New("an SQLite database without tables, not an mbench store (no schema version)")
+			return fmt.Errorf("%s without tables, not an mbench store (no schema version)", s.dialect())
 		}
 		s.version = v
 		return nil
 	}
-	var mode string
-	err := retryBusy(func() error {
-		return s.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode)
-	})
-	if err != nil {
-		return err
-	}
-	if !strings.EqualFold(mode, "wal") {
-		return fmt.Errorf("cannot use write-ahead logging (journal mode is %q)", mode)
+	if !s.pg {
+		var mode string
+		err := retryBusy(func() error {
+			return s.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode)
+		})
+		if err != nil {
+			return err
+		}
+		if !strings.EqualFold(mode, "wal") {
+			return fmt.Errorf("cannot use write-ahead logging (journal mode is %q)", mode)
+		}
 	}
 	if err := s.withTx(s.migrate); err != nil {
 		return err
@@ -294,20 +327,31 @@ type querier interface {
 	QueryRow(query string, args ...any) *sql.Row
 }
 
+// dialect names the kind of database of s in messages.
+func (s *Store) dialect() string {
+	if s.pg {
+		return "a PostgreSQL database"
+	}
+	return "an SQLite database"
+}
+
 // storedVersion returns the schema version of the database q reads, or 0
 // when it has no tables at all (a new store). It fails when the database is
 // not an mbench store or one newer than this mbench.
-func storedVersion(q querier) (int, error) {
-	var hasVersion, tables int
-	err := q.QueryRow(`SELECT
-		COALESCE(SUM(CASE WHEN name = 'schema_version' THEN 1 ELSE 0 END), 0), COUNT(*)
-		FROM sqlite_master WHERE type = 'table'`).Scan(&hasVersion, &tables)
+func (s *Store) storedVersion(q querier) (int, error) {
+	tables := "SELECT name FROM sqlite_master WHERE type = 'table'"
+	if s.pg {
+		tables = pgTables
+	}
+	var hasVersion, n int
+	err := q.QueryRow(`SELECT COUNT(CASE WHEN name = 'schema_version' THEN 1 END), COUNT(*)
+		FROM (`+tables+`) t`).Scan(&hasVersion, &n)
 	if err != nil {
 		return 0, err
 	}
 	if hasVersion == 0 {
-		if tables > 0 {
-			return 0, errors.New("an SQLite database but not an mbench store (no schema_version table)")
+		if n > 0 {
+			return 0, fmt.Errorf("%s but not an mbench store (no schema_version table)", s.dialect())
 		}
 		return 0, nil
 	}
@@ -329,7 +373,7 @@ func storedVersion(q querier) (int, error) {
 // migrate brings the schema to schemaVersion in transaction tx, so that
 // two processes opening a new store at once create it only once.
 func (s *Store) migrate(tx *sql.Tx) error {
-	v, err := storedVersion(tx)
+	v, err := s.storedVersion(tx)
 	if err != nil {
 		return err
 	}
@@ -358,26 +402,48 @@ func (s *Store) migrate(tx *sql.Tx) error {
 // measured for an hour must not fail because another mbench, or someone
 // with the sqlite3 shell, held the lock for a while. f may run more than
 // once, each time in a new transaction.
+//
+// On PostgreSQL the transaction first takes an advisory lock that all
+// writers of the database share, as BEGIN IMMEDIATE takes SQLite's write
+// lock: writers of many processes and hosts take turns, so that the keys
+// the store assigns (the largest so far plus one) never collide and the
+// interned benchmark keys and configurations are stored once. Readers do
+// not take it. A transaction that loses the connection fails with
+// ErrConnectionLost, and so does every later write of s.
 func (s *Store) withTx(f func(tx *sql.Tx) error) error {
-	return retryBusy(func() error {
+	if p := s.lost.Load(); p != nil {
+		return *p
+	}
+	err := retryBusy(func() error {
 		tx, err := s.db.Begin()
 		if err != nil {
 			return err
 		}
 		defer tx.Rollback()
+		if s.pg {
+			if _, err := tx.Exec(fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", writeLock)); err != nil {
+				return err
+			}
+		}
 		if err := f(tx); err != nil {
 			return err
 		}
 		return tx.Commit()
 	})
+	if s.pg && connectionLost(err) {
+		err = fmt.Errorf("%w %s: %w", ErrConnectionLost, s.path, err)
+		s.lost.CompareAndSwap(nil, &err)
+	}
+	return err
 }
 
-// retryBusy calls f until it does not fail with SQLITE_BUSY.
+// retryBusy calls f until it does not fail with SQLITE_BUSY, or, on
+// PostgreSQL, with a serialization failure or deadlock.
 func retryBusy(f func() error) error {
 	for {
 		err := f()
 		var e *sqlite.Error
-		if !errors.As(err, &e) || e.Code()&0xff != sqliteBusy {
+		if !pgRetry(err) && (!errors.As(err, &e) || e.Code()&0xff != sqliteBusy) {
 			return err
 		}
 		if busyHook != nil {
@@ -386,10 +452,14 @@ func retryBusy(f func() error) error {
 	}
 }
 
-// writable fails for a store opened read-only.
+// writable fails for a store opened read-only, and for one that lost its
+// connection.
 func (s *Store) writable(op string) error {
 	if s.readOnly {
 		return fmt.Errorf("store: %s: %s is open read-only", op, s.path)
+	}
+	if p := s.lost.Load(); p != nil {
+		return fmt.Errorf("store: %s: %w", op, *p)
 	}
 	return nil
 }

@@ -179,8 +179,10 @@ func store(t *testing.T, s *Store, r *bench.Run, status string) string {
 	return id
 }
 
-func TestRoundTrip(t *testing.T) {
-	s, path := openTemp(t)
+func TestRoundTrip(t *testing.T) { eachBackend(t, testRoundTrip) }
+
+func testRoundTrip(t *testing.T, open opener) {
+	s, path := open(t)
 	want := fullRun()
 	id := store(t, s, want, StatusComplete)
 	if !regexp.MustCompile(`^[0-9a-f]{12}$`).MatchString(id) {
@@ -252,8 +254,10 @@ func TestRoundTrip(t *testing.T) {
 
 // TestRoundTripEmpty checks that a run with nothing but zero fields loads
 // back unchanged, with nil slices and maps.
-func TestRoundTripEmpty(t *testing.T) {
-	s, _ := openTemp(t)
+func TestRoundTripEmpty(t *testing.T) { eachBackend(t, testRoundTripEmpty) }
+
+func testRoundTripEmpty(t *testing.T, open opener) {
+	s, _ := open(t)
 	id, err := s.CreateRun(&bench.Run{ID: "empty-run"})
 	if err != nil {
 		t.Fatal(err)
@@ -271,8 +275,10 @@ func TestRoundTripEmpty(t *testing.T) {
 	}
 }
 
-func TestCreateRun(t *testing.T) {
-	s, _ := openTemp(t)
+func TestCreateRun(t *testing.T) { eachBackend(t, testCreateRun) }
+
+func testCreateRun(t *testing.T, open opener) {
+	s, _ := open(t)
 	r := &bench.Run{}
 	id, err := s.CreateRun(r)
 	if err != nil {
@@ -312,8 +318,10 @@ func TestCreateRun(t *testing.T) {
 	}
 }
 
-func TestWriteErrors(t *testing.T) {
-	s, _ := openTemp(t)
+func TestWriteErrors(t *testing.T) { eachBackend(t, testWriteErrors) }
+
+func testWriteErrors(t *testing.T, open opener) {
+	s, _ := open(t)
 	id, err := s.CreateRun(&bench.Run{})
 	if err != nil {
 		t.Fatal(err)
@@ -344,8 +352,10 @@ func TestWriteErrors(t *testing.T) {
 	}
 }
 
-func TestFinishAndSettings(t *testing.T) {
-	s, _ := openTemp(t)
+func TestFinishAndSettings(t *testing.T) { eachBackend(t, testFinishAndSettings) }
+
+func testFinishAndSettings(t *testing.T, open opener) {
+	s, _ := open(t)
 	start := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
 	id, err := s.CreateRun(&bench.Run{Start: start, Settings: map[string]string{"a": "1", "b": "2"}})
 	if err != nil {
@@ -377,8 +387,10 @@ func TestFinishAndSettings(t *testing.T) {
 	}
 }
 
-func TestRunsCounts(t *testing.T) {
-	s, _ := openTemp(t)
+func TestRunsCounts(t *testing.T) { eachBackend(t, testRunsCounts) }
+
+func testRunsCounts(t *testing.T, open opener) {
+	s, _ := open(t)
 	full := fullRun()
 	a := store(t, s, full, "")
 	b := store(t, s, &bench.Run{Label: "empty"}, StatusFailed)
@@ -396,8 +408,10 @@ func TestRunsCounts(t *testing.T) {
 	}
 }
 
-func TestResolve(t *testing.T) {
-	s, path := openTemp(t)
+func TestResolve(t *testing.T) { eachBackend(t, testResolve) }
+
+func testResolve(t *testing.T, open opener) {
+	s, _ := open(t)
 	if _, err := s.Resolve(Latest); err == nil || !strings.Contains(err.Error(), "no runs") {
 		t.Errorf("Resolve(latest) in an empty store: err = %v, want one saying there are no runs", err)
 	}
@@ -431,7 +445,7 @@ func TestResolve(t *testing.T) {
 		want []string // substrings of the error
 	}{
 		{"aaaa", []string{"ambiguous", "aaaa2222cccc (main), aaaa1111bbbb (main)"}},
-		{"nope", []string{path, "labels: cccc, feature, main"}},
+		{"nope", []string{s.path, "labels: cccc, feature, main"}},
 		{"bbb", []string{"at least 4 characters"}},
 		{"", []string{"empty"}},
 	} {

@@ -75,40 +75,12 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 		} else if ok {
 			return errors.New("a run with this id exists")
 		}
-		if err := tx.Stmt(s.stmts.nextRun).QueryRow().Scan(&num); err != nil {
-			return err
-		}
-		p := &r.Platform
-		_, err := tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), p.Toolchain,
-			p.GOOS, p.GOARCH, p.Host, p.CPU, start, end, StatusRunning,
-			p.Kernel, p.CPUs, p.GOMAXPROCS, p.Governor, p.Turbo, p.Instance, nullFloat(p.Load), nullFloat(p.Busy))
-		if err != nil {
-			return err
-		}
-		if err := s.own(tx, num); err != nil {
-			return err
-		}
-		if err := setSettings(tx.Stmt(s.stmts.setSetting), num, r.Settings); err != nil {
-			return err
-		}
-		insUnit := tx.Stmt(s.stmts.insUnit)
-		for i, u := range r.Units {
-			if _, err := insUnit.Exec(num, i, u.Unit, u.Key, u.Value); err != nil {
-				return err
-			}
-		}
 		a = appender{s: s, tx: tx}
-		insBench := tx.Stmt(s.stmts.insBench)
-		for i, k := range r.Benchmarks {
-			key, err := a.keyID(k)
-			if err != nil {
-				return err
-			}
-			if _, err := insBench.Exec(num, i, key); err != nil {
-				return err
-			}
+		var err error
+		if num, err = a.insertRun(id, r, start, end, StatusRunning); err != nil {
+			return err
 		}
-		return nil
+		return s.own(tx, num)
 	})
 	if err != nil {
 		if id == "" {
@@ -121,6 +93,43 @@ func (s *Store) CreateRun(r *bench.Run) (string, error) {
 	maps.Copy(s.keys, a.keys) // committed now
 	r.ID = id
 	return id, nil
+}
+
+// insertRun inserts run r, everything but its measurements and owner, with
+// id, times and status, in a's transaction, and returns its key.
+func (a *appender) insertRun(id string, r *bench.Run, start, end sql.NullInt64, status string) (int64, error) {
+	s, tx := a.s, a.tx
+	var num int64
+	if err := tx.Stmt(s.stmts.nextRun).QueryRow().Scan(&num); err != nil {
+		return 0, err
+	}
+	p := &r.Platform
+	_, err := tx.Stmt(s.stmts.insRun).Exec(num, id, r.Label, r.Commit, boolInt(r.Dirty), p.Toolchain,
+		p.GOOS, p.GOARCH, p.Host, p.CPU, start, end, status,
+		p.Kernel, p.CPUs, p.GOMAXPROCS, p.Governor, p.Turbo, p.Instance, nullFloat(p.Load), nullFloat(p.Busy))
+	if err != nil {
+		return 0, err
+	}
+	if err := setSettings(tx.Stmt(s.stmts.setSetting), num, r.Settings); err != nil {
+		return 0, err
+	}
+	insUnit := tx.Stmt(s.stmts.insUnit)
+	for i, u := range r.Units {
+		if _, err := insUnit.Exec(num, i, u.Unit, u.Key, u.Value); err != nil {
+			return 0, err
+		}
+	}
+	insBench := tx.Stmt(s.stmts.insBench)
+	for i, k := range r.Benchmarks {
+		key, err := a.keyID(k)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := insBench.Exec(num, i, key); err != nil {
+			return 0, err
+		}
+	}
+	return num, nil
 }
 
 // own records this process as the owner of run num, the process whose end
@@ -164,16 +173,9 @@ func (s *Store) AppendBatches(batches ...Batch) error {
 	// Convert times first, so that bad input fails before any lock is taken.
 	times := make([][]sql.NullInt64, len(batches))
 	for b, batch := range batches {
-		id, ms := batch.Run, batch.Measurements
-		times[b] = make([]sql.NullInt64, 2*len(ms))
-		for i := range ms {
-			var err error
-			if times[b][2*i], err = nanos(ms[i].Start); err != nil {
-				return fmt.Errorf("store: append to run %s: measurement %d: start %w", id, i, err)
-			}
-			if times[b][2*i+1], err = nanos(ms[i].End); err != nil {
-				return fmt.Errorf("store: append to run %s: measurement %d: end %w", id, i, err)
-			}
+		var err error
+		if times[b], err = measurementTimes(batch.Measurements); err != nil {
+			return fmt.Errorf("store: append to run %s: %w", batch.Run, err)
 		}
 	}
 
@@ -205,6 +207,22 @@ func (s *Store) AppendBatches(batches ...Batch) error {
 	return nil
 }
 
+// measurementTimes returns the start and end times of ms as nanos converts
+// them, two for each measurement.
+func measurementTimes(ms []bench.Measurement) ([]sql.NullInt64, error) {
+	times := make([]sql.NullInt64, 2*len(ms))
+	for i := range ms {
+		var err error
+		if times[2*i], err = nanos(ms[i].Start); err != nil {
+			return nil, fmt.Errorf("measurement %d: start %w", i, err)
+		}
+		if times[2*i+1], err = nanos(ms[i].End); err != nil {
+			return nil, fmt.Errorf("measurement %d: end %w", i, err)
+		}
+	}
+	return times, nil
+}
+
 // append inserts measurements ms of run id, with their start and end times
 // as nanos converted them, in a's transaction.
 func (a *appender) append(id string, ms []bench.Measurement, times []sql.NullInt64) error {
@@ -220,6 +238,13 @@ func (a *appender) append(id string, ms []bench.Measurement, times []sql.NullInt
 			return err
 		}
 	}
+	return a.insert(num, ms, times)
+}
+
+// insert inserts measurements ms of run num, with their times, in a's
+// transaction.
+func (a *appender) insert(num int64, ms []bench.Measurement, times []sql.NullInt64) error {
+	s, tx := a.s, a.tx
 	var next int64
 	if len(ms) > 0 {
 		if err := tx.Stmt(s.stmts.nextMeas).QueryRow().Scan(&next); err != nil {

@@ -1,16 +1,23 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mbench/mbench/store"
 )
 
-// defaultDB is where results are stored unless -db says otherwise.
-const defaultDB = ".mbench/mbench.db"
+// defaultDB is where results are stored unless -db says otherwise: the
+// value of the environment variable MBENCH_DB when it is set (a path or a
+// postgres:// URL, so that every shard of a CI job writes to one shared
+// store without repeating -db), .mbench/mbench.db otherwise.
+var defaultDB = cmp.Or(os.Getenv("MBENCH_DB"), ".mbench/mbench.db")
 
-// openDB opens the result database at path, creating its directory.
+// openDB opens the result database at path, creating its directory, or
+// the PostgreSQL store a postgres:// URL names. It fails before anything
+// is measured when the server cannot be reached or is no store.
 func openDB(path string) (*store.Store, error) {
 	return store.Open(path) // which creates the directories on the way
 }

@@ -100,6 +100,32 @@ func TestGolden(t *testing.T) {
 		g.check("compare/stored-runs", exitOK, "compare", "-db", "m.db", "cv", "static.jsonl")
 		g.check("compare/unknown-run", exitError, "compare", "-db", "m.db", "cv", "nosuch")
 	})
+	t.Run("shard", func(t *testing.T) {
+		g := newGolden(t, bins)
+		static := []string{"-criterion", "static", "-f-min", "2", "-f-max", "2", "-mi", "2", "-iter", "5ms"}
+		shard := func(name string, code int, args ...string) {
+			g.check("run/"+name, code, append(append([]string{"run", "-db", "m.db"}, static...), append(args, "fake.test")...)...)
+		}
+		// A fresh store: by hash.
+		shard("shard-hash-1", exitOK, "-label", "halves", "-shard", "1/2")
+		shard("shard-hash-2", exitOK, "-label", "halves", "-shard", "2/2")
+		checkShards(t, "m.db", "halves", 2)
+		// The runs of label halves, together, are the basis of another
+		// label's shards, and then the newest run of the whole suite is.
+		shard("shard-label-basis", exitOK, "-label", "thirds", "-shard", "3/3")
+		shard("shard-whole", exitOK, "-label", "whole", "-o", "whole.txt")
+		shard("shard-time-1", exitOK, "-label", "timed", "-shard", "1/2")
+		shard("shard-time-2", exitOK, "-label", "timed", "-shard", "2/2")
+		checkShards(t, "m.db", "timed", 2)
+		shard("shard-basis-file", exitOK, "-label", "filed", "-shard", "1/3", "-shard-basis", "whole.txt")
+		shard("shard-basis-label", exitOK, "-label", "named", "-shard", "2/3", "-shard-basis", "halves")
+		shard("shard-empty", exitOK, "-label", "many", "-shard", "7/8")
+		shard("shard-basis-unknown", exitError, "-label", "x", "-shard", "1/2", "-shard-basis", "nosuch")
+		for _, bad := range []string{"0/2", "3/2", "a/b", "1/0", "2", "1/1025"} {
+			shard("bad-shard-"+strings.ReplaceAll(bad, "/", "-of-"), exitUsage, "-shard", bad)
+		}
+		shard("shard-basis-alone", exitUsage, "-shard-basis", "whole")
+	})
 	t.Run("optimize", func(t *testing.T) {
 		g := newGolden(t, bins)
 		g.check("run/levels", exitOK, "run", "-db", "m.db", "-label", "full", "-levels", "2,3,4", "-iter", "5ms",
@@ -151,6 +177,28 @@ func TestGolden(t *testing.T) {
 		g.check("ab/missing-binary", exitError, "ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "nope.test")
 		g.check("ab/no-match", exitError, append(ab, "-bench", "Nothing")...)
 	})
+	t.Run("ab-shard", func(t *testing.T) {
+		g := newGolden(t, bins)
+		ab := []string{"ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-budget", "0", "-budget-per-benchmark", "0",
+			"-min-rounds", "3", "-max-rounds", "8", "-iter", "5ms", "-seed", "3"}
+		g.check("ab/shard-hash-1", exitOK, append(ab, "-shard", "1/2", "-old-label", "halves")...)
+		g.check("ab/shard-hash-2", exitOK, append(ab, "-shard", "2/2", "-old-label", "halves")...)
+		checkShards(t, "m.db", "halves..new.test", 2)
+		// The two sessions of label halves..new.test are the basis.
+		g.check("ab/shard-1", exitOK, append(ab, "-shard", "1/2", "-old-label", "timed")...)
+		g.check("ab/shard-2", exitOK, append(ab, "-shard", "2/2", "-old-label", "timed")...)
+		checkShards(t, "m.db", "timed..new.test", 2)
+		g.check("ab/shard-empty", exitOK, append(ab, "-shard", "8/8", "-old-label", "many")...)
+		g.check("ab/bad-shard", exitUsage, append(ab, "-shard", "3/2")...)
+		if twoCPUs() {
+			func() {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // printed as this machine's GOMAXPROCS
+				g.check("ab/parallel-shard", exitOK, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test",
+					"-max-rounds", "3", "-mi", "4", "-iter", "5ms", "-seed", "3", "-shard", "2/2", "-old-label", "par")
+			}()
+		}
+	})
+	t.Run("gather", func(t *testing.T) { gatherGolden(t, bins) })
 	t.Run("duet", func(t *testing.T) {
 		if !twoCPUs() {
 			t.Skip("duet runs on CPUs 0 and 1; this machine has no CPU 1")

@@ -42,7 +42,8 @@ func init() {
 					return err
 				}
 				defer st.Close()
-				runs, err := history.Load(st, args)
+				runs, warnings, err := history.Load(st, args)
+				warnAll(e, warnings)
 				if err != nil {
 					return err
 				}

@@ -7,7 +7,8 @@ import (
 
 // loadInputs reads each input: a result file when the path exists,
 // otherwise a run in the result database at db, found by id, id prefix or
-// label (see store.Resolve). Warnings about malformed lines go to e.
+// label, a label gathering all its runs (see store.LoadRef). Warnings
+// about malformed lines and about gathering go to e.
 func loadInputs(e *env, db string, args []string) ([]*bench.Run, error) {
 	ins, err := bench.ParseInputs(args)
 	if err != nil {

@@ -82,7 +82,8 @@ func buildReport(e *env, db string, args []string, opts reports.Options, history
 		return nil, err
 	}
 	defer st.Close()
-	runs, err := reports.Stored(st)
+	runs, warnings, err := reports.Stored(st)
+	warnAll(e, warnings)
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mbench/mbench/ab"
 	"github.com/mbench/mbench/optimize"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stop"
+	"github.com/mbench/mbench/store"
 )
 
 func init() {
@@ -34,6 +36,7 @@ type runFlags struct {
 	// is then the criterion's upper bound.
 	criterionSet bool
 	iterSet      bool
+	shard        string
 }
 
 func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
@@ -66,6 +69,7 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&f.verbose, "v", false, "print each fork as it starts")
 	fs.StringVar(&j.Levels, "levels", "", "run every benchmark in a fixed `S,I,D` configuration: S suite runs × I forks × D iterations (input for mbench optimize)")
 	fs.StringVar(&f.planFile, "plan", "", "run each benchmark in its configuration from plan `file` (written by mbench optimize)")
+	shardFlags(fs, &f.shard, &j.ShardBasis)
 	fs.IntVar(&j.MinPerSuiteRun, "rmit-min", j.MinPerSuiteRun, "with -levels or -plan, interleave at least `n` different benchmarks in each suite run")
 	return func(e *env, args []string) error {
 		fs.Visit(func(fl *flag.Flag) {
@@ -83,6 +87,10 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 func runCmd(e *env, f *runFlags, args []string) error {
 	j := &f.job
 	j.Args = args
+	var err error
+	if j.Shard, err = parseShard(f.shard); err != nil {
+		return err
+	}
 	if err := j.Check(); err != nil {
 		return usagef("%v", err)
 	}
@@ -108,7 +116,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		return err
 	}
 	defer db.Close()
-	j.Store = db
+	j.Store, j.ShardRuns = db, ab.StoreRuns{Store: db}
 	if f.jsonOut != "" {
 		jf, err := os.Create(f.jsonOut)
 		if err != nil {
@@ -126,7 +134,11 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	for _, w := range prep.Warnings {
 		e.warnf("%s", w)
 	}
-	fmt.Fprintf(e.stdout, "%s%s\n\n", prep.Platform.Header(), prep.Header())
+	fmt.Fprintf(e.stdout, "%s%s\n", prep.Platform.Header(), prep.Header())
+	if prep.Shard != nil {
+		fmt.Fprintf(e.stdout, "%s\n", prep.Shard)
+	}
+	fmt.Fprintln(e.stdout)
 	out, runErr := prep.Run(ctx)
 	progress.done()
 	for _, w := range out.Warnings {
@@ -142,10 +154,30 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	switch {
 	case errors.Is(runErr, run.ErrInterrupted):
 		return fmt.Errorf("interrupted; every finished iteration is kept in run %s", prep.ID)
+	case errors.Is(runErr, store.ErrConnectionLost):
+		return fmt.Errorf("%w\nevery iteration before it is kept in run %s; run again when the server is back (or into a file with -db, then mbench store copy)", runErr, prep.ID)
 	case runErr != nil:
 		return runErr
 	case failed > 0:
 		return fmt.Errorf("%d of %d benchmarks failed", failed, len(out.Results))
 	}
 	return nil
+}
+
+// shardFlags binds -shard and -shard-basis, which run and ab share.
+func shardFlags(fs *flag.FlagSet, shard, basis *string) {
+	fs.StringVar(shard, "shard", "", "measure only part `i/n` of the benchmarks (1 ≤ i ≤ n), for one of n machines or CI jobs")
+	fs.StringVar(basis, "shard-basis", "", "with -shard, balance the shards by the times in `run` (id or label) or results file (default: the newest complete run of the suite under another label)")
+}
+
+// parseShard parses the value of -shard; "" is the whole suite.
+func parseShard(s string) (run.Shard, error) {
+	if s == "" {
+		return run.Shard{}, nil
+	}
+	sh, err := run.ParseShard(s)
+	if err != nil {
+		return sh, usagef("-shard %v", err)
+	}
+	return sh, nil
 }

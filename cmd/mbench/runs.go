@@ -58,11 +58,8 @@ func init() {
 					return err
 				}
 				defer st.Close()
-				id, err := st.Resolve(args[0])
-				if err != nil {
-					return err
-				}
-				run, err := st.Load(id)
+				run, warnings, err := st.LoadRef(args[0])
+				warnAll(e, warnings)
 				if err != nil {
 					return err
 				}

@@ -90,7 +90,7 @@ func analyzeStored(t testing.TB, path string) []*history.Series {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	runs, err := history.Load(st, nil)
+	runs, _, err := history.Load(st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestSpeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := history.Load(st, nil)
+	loaded, _, err := history.Load(st, nil)
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ var (
 	last  *Point
 )
 
-// SortInPlace sorts its input in place: paper 004's smart reset case.
+// SortInPlace sorts its input in place: the smart-reset case of AutoJMH.
 func SortInPlace(xs []int) int {
 	//mbench:bench SortInPlace
 	sort.Ints(xs)
@@ -146,7 +146,7 @@ func Return(xs []int) int {
 	return 0
 }
 
-// BreakOuter breaks out to an outer label: paper 004's rejected case.
+// BreakOuter breaks out to an outer label: a case AutoJMH rejects.
 func BreakOuter(rows [][]int) int {
 	n := 0
 outer:

@@ -1,0 +1,304 @@
+package run
+
+import (
+	"cmp"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+)
+
+// A Shard is one part of a suite split across machines or CI jobs: part
+// Index of Count, counting from 1. The zero Shard is the whole suite.
+//
+// The unit a suite is split into is the benchmark key: a leaf benchmark
+// (sub-benchmarks included, each on its own) at one GOMAXPROCS. Every
+// target runs by an anchored pattern that selects it alone (see Anchored),
+// so the sub-benchmarks of one function may land in different shards; the
+// function's own code before b.Run then runs in each of them, as it runs
+// in every process that measures one of its sub-benchmarks anyway. All
+// versions of a key, in a run of several labelled binaries, stay together.
+type Shard struct {
+	Index, Count int
+}
+
+// MaxShards is the most parts a suite can be split into.
+const MaxShards = 1024
+
+// ParseShard parses "i/n", shard i of n, with 1 ≤ i ≤ n ≤ MaxShards. Its
+// errors name the value.
+func ParseShard(s string) (Shard, error) {
+	is, ns, ok := strings.Cut(s, "/")
+	i, ierr := strconv.Atoi(is)
+	n, nerr := strconv.Atoi(ns)
+	want := fmt.Sprintf("want i/n, shard i of n, with 1 ≤ i ≤ n ≤ %d", MaxShards)
+	switch {
+	case !ok || ierr != nil || nerr != nil || strings.ContainsAny(s, "+- "):
+		return Shard{}, fmt.Errorf("%q: not two numbers i/n; %s", s, want)
+	case n < 1 || n > MaxShards:
+		return Shard{}, fmt.Errorf("%q: %d shards; %s", s, n, want)
+	case i < 1:
+		return Shard{}, fmt.Errorf("%q: shards count from 1; %s", s, want)
+	case i > n:
+		return Shard{}, fmt.Errorf("%q: shard %d of only %d; %s", s, i, n, want)
+	}
+	return Shard{Index: i, Count: n}, nil
+}
+
+// String returns the shard as ParseShard reads it, "" for the whole suite.
+func (s Shard) String() string {
+	if s.Whole() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Whole reports whether s is the zero Shard, the whole suite.
+func (s Shard) Whole() bool { return s == Shard{} }
+
+// check reports a shard ParseShard would not return.
+func (s Shard) check() error {
+	if s.Whole() {
+		return nil
+	}
+	_, err := ParseShard(s.String())
+	return err
+}
+
+// Partition splits the keys of a suite into n shards and returns the shard
+// of each key, from 0 to n-1. Given the same set of keys and the same times
+// it returns the same partition on every machine and whatever the order of
+// keys; every key gets exactly one shard.
+//
+// With times, which must hold every key, it balances the shards by time
+// with longest-processing-time-first (Graham, "Bounds on multiprocessing
+// timing anomalies", SIAM J. Appl. Math. 1969): keys from the longest to
+// the shortest (ties by key), each to the shard with the least time so far
+// (ties to the lowest), which keeps the longest shard within 4/3 - 1/(3n)
+// of the best possible. Without times (nil) it sorts the keys by the 64-bit
+// FNV-1a hash of their String form and deals them out in turn: shards
+// differ by at most one key, which a hash modulo n does not promise for a
+// small suite, and a key keeps its shard as long as the keys hashing before
+// it stay the same.
+func Partition(keys []bench.Key, n int, times map[bench.Key]time.Duration) map[bench.Key]int {
+	uniq := slices.Clone(keys)
+	slices.SortFunc(uniq, bench.Key.Compare)
+	uniq = slices.Compact(uniq)
+	part := make(map[bench.Key]int, len(uniq))
+	if n < 1 {
+		return part
+	}
+	if times == nil {
+		hashes := make(map[bench.Key]uint64, len(uniq))
+		for _, k := range uniq {
+			h := fnv.New64a()
+			h.Write([]byte(k.String()))
+			hashes[k] = h.Sum64()
+		}
+		slices.SortStableFunc(uniq, func(a, b bench.Key) int { return cmp.Compare(hashes[a], hashes[b]) })
+		for i, k := range uniq {
+			part[k] = i % n
+		}
+		return part
+	}
+	slices.SortStableFunc(uniq, func(a, b bench.Key) int { return cmp.Compare(times[b], times[a]) })
+	load := make([]time.Duration, n)
+	for _, k := range uniq {
+		least := 0
+		for s := 1; s < n; s++ {
+			if load[s] < load[least] {
+				least = s
+			}
+		}
+		part[k] = least
+		load[least] += times[k]
+	}
+	return part
+}
+
+// A ShardPlan is the part of a suite one shard measures, and how it was
+// planned.
+type ShardPlan struct {
+	Shard Shard
+	// Suite is bench.SuiteID of the whole suite's keys.
+	Suite string
+	// Basis is what balanced the partition; see FindBasis.
+	Basis *Basis
+	// Keys are the shard's keys, in the suite's order; Total counts the
+	// suite's.
+	Keys  []bench.Key
+	Total int
+	// Share is the shard's part of the suite's time in the basis, from 0
+	// to 1; by hash it is the shard's part of the keys.
+	Share float64
+
+	in map[bench.Key]bool // Keys as a set
+}
+
+// PlanShard takes shard s out of the suite's keys (in the order of
+// discovery; duplicates count once), balanced by the basis b.
+func PlanShard(suite []bench.Key, s Shard, b *Basis) *ShardPlan {
+	p := &ShardPlan{Shard: s, Suite: bench.SuiteID(suite), Basis: b}
+	part := Partition(suite, s.Count, b.Times)
+	p.Total = len(part)
+	p.in = make(map[bench.Key]bool)
+	seen := make(map[bench.Key]bool)
+	var mine, total time.Duration
+	for _, k := range suite {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		total += b.Times[k]
+		if part[k] == s.Index-1 {
+			p.Keys = append(p.Keys, k)
+			p.in[k] = true
+			mine += b.Times[k]
+		}
+	}
+	switch {
+	case b.Times != nil && total > 0:
+		p.Share = float64(mine) / float64(total)
+	case p.Total > 0:
+		p.Share = float64(len(p.Keys)) / float64(p.Total)
+	}
+	return p
+}
+
+// Has reports whether the shard measures k.
+func (p *ShardPlan) Has(k bench.Key) bool { return p.in[k] }
+
+// Settings are the run settings that record the shard (bench.SettingShard
+// and the two beside it).
+func (p *ShardPlan) Settings() map[string]string {
+	return map[string]string{
+		bench.SettingShard:      p.Shard.String(),
+		bench.SettingShardBasis: p.Basis.ID(),
+		bench.SettingShardSuite: p.Suite,
+	}
+}
+
+// String describes the plan in a line: "shard 2/4: 31 of 120 benchmarks,
+// planned 24% of the suite's time (basis: run 3f2a…)".
+func (p *ShardPlan) String() string {
+	head := fmt.Sprintf("shard %s: %d of %d benchmarks", p.Shard, len(p.Keys), p.Total)
+	if len(p.Keys) == 0 {
+		return head + ": more shards than benchmarks; the run records the shard and measures nothing"
+	}
+	if p.Basis.Times == nil {
+		return fmt.Sprintf("%s (by hash: %s)", head, p.Basis.Why)
+	}
+	return fmt.Sprintf("%s, planned %.0f%% of the suite's time (basis: %s)", head, 100*p.Share, p.Basis)
+}
+
+// A Basis is what a suite's partition is balanced by: the time each
+// benchmark took in stored runs, or, without Times, a stable hash.
+type Basis struct {
+	// Runs are the ids of the runs the times come from, newest first;
+	// File names a results file they come from instead.
+	Runs []string
+	File string
+	// Label is the runs' label.
+	Label string
+	// Times holds the time each benchmark of the suite took in the
+	// basis; nil for a partition by hash. Estimated counts the suite's
+	// benchmarks the basis did not measure, given the median time of
+	// those it did.
+	Times     map[bench.Key]time.Duration
+	Estimated int
+	// Why says, for a partition by hash, why there are no times.
+	Why string
+}
+
+// ID identifies the basis in the run's settings (bench.SettingShardBasis):
+// the ids of its runs, sorted and comma-separated; for a file, "file:" and a hash of
+// the times it holds, which every machine computes alike; "hash" without
+// times.
+func (b *Basis) ID() string {
+	switch {
+	case b.Times == nil:
+		return bench.ShardBasisHash
+	case len(b.Runs) > 0:
+		return strings.Join(slices.Sorted(slices.Values(b.Runs)), ",")
+	}
+	keys := make([]bench.Key, 0, len(b.Times))
+	for k := range b.Times {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, bench.Key.Compare)
+	h := fnv.New32a()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s %d\n", k, b.Times[k])
+	}
+	return fmt.Sprintf("file:%08x", h.Sum32())
+}
+
+// String names the basis for people: "run 3f2a…", "runs a, b (label x)",
+// "file old.txt".
+func (b *Basis) String() string {
+	var s string
+	switch {
+	case b.Times == nil:
+		return "hash"
+	case b.File != "":
+		s = "file " + b.File
+	case len(b.Runs) == 1:
+		s = "run " + b.Runs[0]
+	default:
+		s = "runs " + strings.Join(b.Runs, ", ")
+	}
+	if b.Label != "" {
+		s += " (label " + b.Label + ")"
+	}
+	if b.Estimated > 0 {
+		s += fmt.Sprintf("; %d benchmarks new to it planned at its median time", b.Estimated)
+	}
+	return s
+}
+
+// maxIteration bounds the seconds one iteration counts for in Times.
+const maxIteration = 24 * 60 * 60
+
+// Times returns the time each benchmark took in run r: the sum over its
+// iterations, warm-up included, of operations times seconds per op, in
+// whole nanoseconds so that the sum is the same in any order. Process
+// starts and calibrations are not in it; they add about the same to every
+// benchmark.
+func Times(r *bench.Run) map[bench.Key]time.Duration {
+	times := make(map[bench.Key]time.Duration)
+	for i := range r.Measurements {
+		m := &r.Measurements[i]
+		sec, ok := m.Get("sec/op")
+		d := float64(m.N) * sec
+		if !ok || !(d >= 0) {
+			// Not a time: the key counts, at 0.
+			times[m.Key] += 0
+			continue
+		}
+		// An iteration of more than a day is not plausible; the bound
+		// keeps the sum from overflowing.
+		times[m.Key] += time.Duration(math.Min(d, maxIteration) * 1e9)
+	}
+	return times
+}
+
+// shard keeps of the prepared targets those of the job's shard.
+func (p *Prepared) shard() error {
+	j := &p.Job
+	if j.Shard.Whole() {
+		return nil
+	}
+	suite := keysOf(p.Targets)
+	b, err := FindBasis(j.ShardRuns, j.ShardBasis, suite, j.Label)
+	if err != nil {
+		return err
+	}
+	p.Shard = PlanShard(suite, j.Shard, b)
+	p.Targets = slices.DeleteFunc(p.Targets, func(t Target) bool { return !p.Shard.Has(t.Key) })
+	return nil
+}

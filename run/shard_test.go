@@ -1,0 +1,286 @@
+package run
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mbench/mbench/bench"
+)
+
+func TestParseShard(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Shard
+		err  string // substring of the error; "" for none
+	}{
+		{"1/1", Shard{1, 1}, ""},
+		{"1/2", Shard{1, 2}, ""},
+		{"2/2", Shard{2, 2}, ""},
+		{"3/8", Shard{3, 8}, ""},
+		{"1024/1024", Shard{1024, 1024}, ""},
+		{"0/2", Shard{}, `"0/2": shards count from 1`},
+		{"3/2", Shard{}, `"3/2": shard 3 of only 2`},
+		{"a/b", Shard{}, `"a/b": not two numbers`},
+		{"1/0", Shard{}, `"1/0": 0 shards`},
+		{"", Shard{}, `"": not two numbers`},
+		{"1", Shard{}, `"1": not two numbers`},
+		{"1/2/3", Shard{}, `"1/2/3": not two numbers`},
+		{"-1/2", Shard{}, `"-1/2": not two numbers`},
+		{"+1/2", Shard{}, `"+1/2": not two numbers`},
+		{" 1/2", Shard{}, `" 1/2": not two numbers`},
+		{"1/1025", Shard{}, `"1/1025": 1025 shards`},
+		{"1/99999999999999999999", Shard{}, "not two numbers"},
+	} {
+		got, err := ParseShard(c.in)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("ParseShard(%q): %v", c.in, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("ParseShard(%q) = %v, %v; want an error with %q", c.in, got, err, c.err)
+		case c.err != "" && !strings.Contains(err.Error(), "1 ≤ i ≤ n ≤ 1024"):
+			t.Errorf("ParseShard(%q): %v; want it to say what is valid", c.in, err)
+		case got != c.want:
+			t.Errorf("ParseShard(%q) = %v, want %v", c.in, got, c.want)
+		}
+		if err == nil && got.String() != c.in {
+			t.Errorf("ParseShard(%q).String() = %q", c.in, got.String())
+		}
+	}
+	if s := (Shard{}); !s.Whole() || s.String() != "" {
+		t.Errorf("zero Shard: Whole %v, String %q", s.Whole(), s.String())
+	}
+}
+
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"1/2", "0/2", "3/2", "a/b", "1/0", "", "1024/1024", "007/8"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), fmt.Sprintf("%q", s)) {
+				t.Fatalf("ParseShard(%q): error %q does not name the value", s, err)
+			}
+			return
+		}
+		if sh.Index < 1 || sh.Index > sh.Count || sh.Count > MaxShards {
+			t.Fatalf("ParseShard(%q) = %+v, out of range", s, sh)
+		}
+		again, err := ParseShard(sh.String())
+		if err != nil || again != sh {
+			t.Fatalf("ParseShard(%q) = %v, but its String %q parses as %v, %v", s, sh, sh.String(), again, err)
+		}
+	})
+}
+
+// randomSuite returns n distinct keys in a random order, some of them
+// sub-benchmarks of one function, some at several GOMAXPROCS.
+func randomSuite(rng *rand.Rand, n int) []bench.Key {
+	seen := map[bench.Key]bool{}
+	var keys []bench.Key
+	for len(keys) < n {
+		k := bench.Key{Package: fmt.Sprintf("example.com/p%d", rng.IntN(3)), Name: fmt.Sprintf("F%d", rng.IntN(2*n+1)), Procs: 1 << rng.IntN(3)}
+		if rng.IntN(2) == 0 {
+			k.Name += fmt.Sprintf("/n=%d", rng.IntN(50))
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func randomTimes(rng *rand.Rand, keys []bench.Key) map[bench.Key]time.Duration {
+	times := map[bench.Key]time.Duration{}
+	for _, k := range keys {
+		times[k] = time.Duration(rng.ExpFloat64() * float64(time.Second))
+	}
+	return times
+}
+
+// TestPartitionProperties checks, for random suites and every n from 1 to
+// 16, by hash and by time: every key in exactly one shard of 0..n-1, the
+// same partition for the keys in another order and computed again, and by
+// hash shards that differ by at most one key.
+func TestPartitionProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 40; trial++ {
+		keys := randomSuite(rng, rng.IntN(60))
+		for n := 1; n <= 16; n++ {
+			for _, times := range []map[bench.Key]time.Duration{nil, randomTimes(rng, keys)} {
+				part := Partition(keys, n, times)
+				if len(part) != len(keys) {
+					t.Fatalf("%d keys, n %d: %d assigned", len(keys), n, len(part))
+				}
+				sizes := make([]int, n)
+				for _, k := range keys {
+					s, ok := part[k]
+					if !ok || s < 0 || s >= n {
+						t.Fatalf("n %d: key %v in shard %d (%v)", n, k, s, ok)
+					}
+					sizes[s]++
+				}
+				shuffled := slices.Clone(keys)
+				rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+				// Duplicates, as versions of one key give, count once.
+				shuffled = append(shuffled, shuffled[:len(shuffled)/3]...)
+				for _, again := range []map[bench.Key]int{Partition(shuffled, n, times), Partition(keys, n, times)} {
+					for _, k := range keys {
+						if again[k] != part[k] {
+							t.Fatalf("n %d: key %v in shard %d, then in %d", n, k, part[k], again[k])
+						}
+					}
+				}
+				if times == nil && len(keys) > 0 && slices.Max(sizes)-slices.Min(sizes) > 1 {
+					t.Errorf("n %d, %d keys by hash: shard sizes %v", n, len(keys), sizes)
+				}
+			}
+		}
+	}
+}
+
+// TestPlanShardCovers checks that the plans of shards 1..n are disjoint,
+// cover the suite and keep its order, and that their shares add up to 1.
+func TestPlanShardCovers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 20; trial++ {
+		keys := randomSuite(rng, 1+rng.IntN(40))
+		for n := 1; n <= 16; n++ {
+			for _, b := range []*Basis{{Why: "test"}, {Runs: []string{"r"}, Times: randomTimes(rng, keys)}} {
+				var all []bench.Key
+				share := 0.0
+				for i := 1; i <= n; i++ {
+					p := PlanShard(keys, Shard{i, n}, b)
+					if p.Total != len(keys) || p.Suite != bench.SuiteID(keys) {
+						t.Fatalf("shard %d/%d: total %d, suite %s; want %d, %s", i, n, p.Total, p.Suite, len(keys), bench.SuiteID(keys))
+					}
+					pos := -1
+					for _, k := range p.Keys {
+						j := slices.Index(keys, k)
+						if j <= pos {
+							t.Fatalf("shard %d/%d: keys out of the suite's order: %v", i, n, p.Keys)
+						}
+						pos = j
+					}
+					all = append(all, p.Keys...)
+					share += p.Share
+				}
+				if len(all) != len(keys) {
+					t.Fatalf("%d shards hold %d keys, the suite %d", n, len(all), len(keys))
+				}
+				slices.SortFunc(all, bench.Key.Compare)
+				if len(slices.Compact(all)) != len(keys) {
+					t.Fatalf("%d shards share keys", n)
+				}
+				if share < 0.999999 || share > 1.000001 {
+					t.Errorf("%d shards: shares add up to %v", n, share)
+				}
+			}
+		}
+	}
+}
+
+// TestPartitionLPT checks the longest-processing-time-first partition on
+// known times: a case worked by hand, and random small cases against the
+// best partition found by trying them all, within Graham's bound
+// 4/3 - 1/(3n).
+func TestPartitionLPT(t *testing.T) {
+	k := func(name string) bench.Key { return bench.Key{Package: "p", Name: name, Procs: 4} }
+	// 7 6 5 4 3 on two shards: 7→0, 6→1, 5→1 (6<7), 4→0 (7<11), 3→0
+	// (11=11, the lower): 14 and 11. The best is 13 and 12 (7+6 against
+	// 5+4+3), within the bound 4/3-1/6 = 7/6: 14 ≤ 13·7/6.
+	times := map[bench.Key]time.Duration{k("A"): 7, k("B"): 6, k("C"): 5, k("D"): 4, k("E"): 3}
+	keys := []bench.Key{k("E"), k("D"), k("C"), k("B"), k("A")}
+	part := Partition(keys, 2, times)
+	want := map[bench.Key]int{k("A"): 0, k("B"): 1, k("C"): 1, k("D"): 0, k("E"): 0}
+	for key, s := range want {
+		if part[key] != s {
+			t.Errorf("%v in shard %d, want %d (partition %v)", key, part[key], s, part)
+		}
+	}
+	p := PlanShard(keys, Shard{1, 2}, &Basis{Runs: []string{"x"}, Times: times})
+	if got := fmt.Sprintf("%.4f", p.Share); got != fmt.Sprintf("%.4f", 14.0/25) {
+		t.Errorf("share of shard 1/2 = %s, want 14/25", got)
+	}
+
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 200; trial++ {
+		n := 2 + rng.IntN(3)
+		keys := randomSuite(rng, 1+rng.IntN(8))
+		times := map[bench.Key]time.Duration{}
+		for _, k := range keys {
+			times[k] = time.Duration(1 + rng.IntN(100))
+		}
+		part := Partition(keys, n, times)
+		load := make([]time.Duration, n)
+		for _, k := range keys {
+			load[part[k]] += times[k]
+		}
+		best := bestMakespan(keys, n, times)
+		bound := (4.0/3 - 1/(3*float64(n))) * float64(best)
+		if got := float64(slices.Max(load)); got > bound+1e-9 {
+			t.Errorf("n %d, times %v: longest shard %v, best %v: beyond the bound %v", n, times, got, best, bound)
+		}
+	}
+}
+
+// bestMakespan returns the least time of the longest shard over every
+// partition of keys into n shards.
+func bestMakespan(keys []bench.Key, n int, times map[bench.Key]time.Duration) time.Duration {
+	best := time.Duration(1<<63 - 1)
+	load := make([]time.Duration, n)
+	var try func(i int)
+	try = func(i int) {
+		if i == len(keys) {
+			best = min(best, slices.Max(load))
+			return
+		}
+		for s := range n {
+			load[s] += times[keys[i]]
+			if load[s] < best {
+				try(i + 1)
+			}
+			load[s] -= times[keys[i]]
+		}
+	}
+	try(0)
+	return best
+}
+
+func TestSuiteIDOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	keys := randomSuite(rng, 30)
+	id := bench.SuiteID(keys)
+	if !strings.HasPrefix(id, "30:") || len(id) != len("30:")+8 {
+		t.Fatalf("SuiteID = %q, want 30:<8 hex digits>", id)
+	}
+	shuffled := slices.Clone(keys)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	if got := bench.SuiteID(append(shuffled, keys[0])); got != id {
+		t.Errorf("SuiteID of the keys shuffled, one twice = %q, want %q", got, id)
+	}
+	if got := bench.SuiteID(keys[1:]); got == id {
+		t.Errorf("SuiteID without a key = %q, the same as with it", got)
+	}
+}
+
+func TestTimes(t *testing.T) {
+	k := bench.Key{Name: "A"}
+	r := &bench.Run{}
+	for i, n := range []int{1000, 2000} {
+		r.Measurements = append(r.Measurements, bench.Measurement{Key: k, N: n, Coord: bench.Coord{Iteration: i}, Values: []bench.Value{{Value: 1e-6, Unit: "sec/op"}}})
+	}
+	r.Measurements = append(r.Measurements, bench.Measurement{Key: bench.Key{Name: "B"}, N: 5, Values: []bench.Value{{Value: 3, Unit: "B/op"}}})
+	got := Times(r)
+	if got[k] != 3*time.Millisecond {
+		t.Errorf("time of A = %v, want 3ms", got[k])
+	}
+	if d, ok := got[bench.Key{Name: "B"}]; !ok || d != 0 {
+		t.Errorf("time of B, without sec/op = %v, %v; want 0, true", d, ok)
+	}
+}

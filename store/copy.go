@@ -1,0 +1,202 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+)
+
+// A Copied reports what Copy did with one run.
+type Copied struct {
+	ID, Label, Status string
+	// Measurements is how many measurements the run has in the source.
+	Measurements int
+	// Skipped is set when the destination had a run with this id
+	// already, which then holds Have measurements; Copy leaves it as it
+	// is.
+	Skipped bool
+	Have    int
+}
+
+// Copy copies runs from src to dst: the runs refs name (ids, id prefixes,
+// labels or "latest", as Resolve reads them), or every run of src when
+// refs is empty, oldest first. A run keeps its id, label, commit,
+// platform, settings, units, benchmarks, times, status and owner, and its
+// measurements bit for bit. A run whose id dst already has is skipped and
+// reported as such, so that copying again copies only what is new; each
+// run is copied in one transaction, so that a copy that fails midway
+// leaves whole runs only. src and dst may be SQLite files or PostgreSQL
+// databases, in any combination. Copy returns what it did with each run,
+// up to the error that stopped it.
+func Copy(src, dst *Store, refs ...string) ([]Copied, error) {
+	ids, err := src.copyIDs(refs)
+	if err != nil {
+		return nil, fmt.Errorf("store: copy from %s: %w", src.path, err)
+	}
+	return copyRuns(src, dst, ids)
+}
+
+// CopyLabel copies every run of src with label from src to dst, oldest
+// first, as Copy does: the shards of one result, for example.
+func CopyLabel(src, dst *Store, label string) ([]Copied, error) {
+	infos, err := src.Runs()
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, ri := range slices.Backward(infos) {
+		if ri.Label == label {
+			ids = append(ids, ri.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("store: copy from %s: no run has label %q", src.path, label)
+	}
+	return copyRuns(src, dst, ids)
+}
+
+// copyIDs returns the ids of the runs refs name, each once, in the order
+// of refs; all runs, oldest first, for no refs.
+func (s *Store) copyIDs(refs []string) ([]string, error) {
+	if len(refs) == 0 {
+		infos, err := s.Runs()
+		if err != nil {
+			return nil, err
+		}
+		var ids []string
+		for _, ri := range slices.Backward(infos) {
+			ids = append(ids, ri.ID)
+		}
+		return ids, nil
+	}
+	var ids []string
+	for _, ref := range refs {
+		id, err := s.Resolve(ref)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+func copyRuns(src, dst *Store, ids []string) ([]Copied, error) {
+	if err := dst.writable("copy"); err != nil {
+		return nil, err
+	}
+	var done []Copied
+	for _, id := range ids {
+		c, err := copyRun(src, dst, id)
+		if err != nil {
+			return done, fmt.Errorf("store: copy run %s from %s to %s: %w", id, src.path, dst.path, err)
+		}
+		done = append(done, c)
+	}
+	return done, nil
+}
+
+// copyRun copies run id from src to dst.
+func copyRun(src, dst *Store, id string) (Copied, error) {
+	r, err := src.Load(id)
+	if err != nil {
+		return Copied{}, err
+	}
+	status, o, err := src.statusOwner(id)
+	if err != nil {
+		return Copied{}, err
+	}
+	c := Copied{ID: id, Label: r.Label, Status: status, Measurements: len(r.Measurements)}
+	start, err := nanos(r.Start)
+	if err != nil {
+		return c, err
+	}
+	end, err := nanos(r.End)
+	if err != nil {
+		return c, err
+	}
+	times, err := measurementTimes(r.Measurements)
+	if err != nil {
+		return c, err
+	}
+
+	dst.mu.Lock()
+	defer dst.mu.Unlock()
+	var a appender
+	err = dst.withTx(func(tx *sql.Tx) error {
+		c.Skipped, c.Have = false, 0
+		if _, ok, err := dst.lookupRun(tx, id); err != nil {
+			return err
+		} else if ok {
+			c.Skipped = true
+			return tx.QueryRow(`SELECT COUNT(*) FROM measurements m JOIN runs r ON r.num = m.run
+				WHERE r.id = ?`, id).Scan(&c.Have)
+		}
+		a = appender{s: dst, tx: tx}
+		num, err := a.insertRun(id, r, start, end, status)
+		if err != nil {
+			return err
+		}
+		if o != nil {
+			if _, err := tx.Stmt(dst.stmts.insOwner).Exec(num, o.host, o.pid, o.process); err != nil {
+				return err
+			}
+		}
+		return a.insert(num, r.Measurements, times)
+	})
+	if err != nil {
+		return c, err
+	}
+	maps.Copy(dst.keys, a.keys)
+	maps.Copy(dst.configs, a.configs)
+	return c, nil
+}
+
+// statusOwner returns the stored status of run id and its owner, nil when
+// it has none.
+func (s *Store) statusOwner(id string) (string, *owner, error) {
+	var status string
+	if s.version < 3 {
+		err := s.db.QueryRow("SELECT status FROM runs WHERE id = ?", id).Scan(&status)
+		return status, nil, err
+	}
+	var host, process sql.NullString
+	var pid sql.NullInt64
+	err := s.db.QueryRow(`SELECT r.status, o.host, o.pid, o.process FROM runs r
+		LEFT JOIN run_owners o ON o.run = r.num WHERE r.id = ?`, id).Scan(&status, &host, &pid, &process)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, s.noRun(id)
+	} else if err != nil || !host.Valid {
+		return status, nil, err
+	}
+	return status, &owner{host: host.String, pid: pid.Int64, process: process.String}, nil
+}
+
+// WriteCopied writes what Copy did, one line per run, and a total.
+func WriteCopied(w io.Writer, cs []Copied, dst string) error {
+	var copied, skipped, ms int
+	for _, c := range cs {
+		label := ""
+		if c.Label != "" {
+			label = " (" + c.Label + ")"
+		}
+		if c.Skipped {
+			skipped++
+			note := ""
+			if c.Have != c.Measurements {
+				note = fmt.Sprintf("; it has %d measurements there, %d here", c.Have, c.Measurements)
+			}
+			fmt.Fprintf(w, "skipped %s%s: already in %s%s\n", c.ID, label, dst, note)
+			continue
+		}
+		copied++
+		ms += c.Measurements
+		fmt.Fprintf(w, "copied  %s%s: %s, %d measurements\n", c.ID, label, c.Status, c.Measurements)
+	}
+	_, err := fmt.Fprintf(w, "%d runs copied (%d measurements), %d skipped\n", copied, ms, skipped)
+	return err
+}

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mbench/mbench/bench"
+)
+
+// TestCopy copies runs between every pair of backends: the copies load
+// exactly as the originals, keep their status and owner, and copying
+// again skips them.
+func TestCopy(t *testing.T) {
+	for _, from := range backends {
+		for _, to := range backends {
+			t.Run(from.name+"-to-"+to.name, func(t *testing.T) {
+				src, _ := from.open(t)
+				dst, _ := to.open(t)
+				testCopy(t, src, dst)
+			})
+		}
+	}
+}
+
+func testCopy(t *testing.T, src, dst *Store) {
+	full := fullRun()
+	full.Benchmarks = []bench.Key{full.Measurements[0].Key}
+	a := store(t, src, full, StatusComplete)
+	b := store(t, src, &bench.Run{Label: "shard", Settings: map[string]string{"shard": "1/2"}}, StatusFailed)
+	c := store(t, src, &bench.Run{Label: "shard", Measurements: full.Measurements[:2]}, "")
+	// A run already in dst, by id, is left alone.
+	if _, err := dst.CreateRun(&bench.Run{ID: c, Label: "other"}); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := CopyLabel(src, dst, "shard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Copied{
+		{ID: b, Label: "shard", Status: StatusFailed},
+		{ID: c, Label: "shard", Status: StatusRunning, Measurements: 2, Skipped: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CopyLabel(shard) = %+v, want %+v", got, want)
+	}
+	got, err = Copy(src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []Copied{
+		{ID: a, Label: full.Label, Status: StatusComplete, Measurements: len(full.Measurements)},
+		{ID: b, Label: "shard", Status: StatusFailed, Skipped: true},
+		{ID: c, Label: "shard", Status: StatusRunning, Measurements: 2, Skipped: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Copy(all) = %+v, want %+v", got, want)
+	}
+	var sb strings.Builder
+	if err := WriteCopied(&sb, got, "DST"); err != nil {
+		t.Fatal(err)
+	}
+	if s := sb.String(); !strings.Contains(s, fmt.Sprintf("1 runs copied (%d measurements), 2 skipped", len(full.Measurements))) ||
+		!strings.Contains(s, "skipped "+c+" (shard): already in DST; it has 0 measurements there, 2 here") {
+		t.Errorf("WriteCopied:\n%s", s)
+	}
+
+	for _, id := range []string{a, b} {
+		w, err := src.Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := dst.Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gn, gbits := normalize(g)
+		wn, wbits := normalize(w)
+		if !reflect.DeepEqual(gn, wn) || !reflect.DeepEqual(gbits, wbits) {
+			t.Errorf("run %s differs after the copy:\ngot  %+v\nwant %+v", id, gn, wn)
+		}
+		ws, wo, err := src.statusOwner(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, gotOwner, err := dst.statusOwner(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gs != ws || !reflect.DeepEqual(gotOwner, wo) {
+			t.Errorf("run %s: status and owner %s %+v after the copy, want %s %+v", id, gs, gotOwner, ws, wo)
+		}
+	}
+	infos, err := dst.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 3 || infos[0].ID != a || infos[1].ID != b || infos[2].ID != c {
+		t.Errorf("runs of the destination: %+v, want %s, %s, %s newest first", infos, a, b, c)
+	}
+	// The copies' benchmark keys and configurations are interned in dst:
+	// a new run there shares them.
+	id, err := dst.CreateRun(&bench.Run{Label: "after"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Append(id, full.Measurements...); err != nil {
+		t.Fatal(err)
+	}
+	var keys int
+	if err := dst.db.QueryRow("SELECT COUNT(*) FROM bench_keys").Scan(&keys); err != nil {
+		t.Fatal(err)
+	}
+	if keys != 3 {
+		t.Errorf("%d benchmark keys in the destination, want the 3 of the runs", keys)
+	}
+
+	if _, err := Copy(src, dst, "nosuchrun"); err == nil || !strings.Contains(err.Error(), "nosuchrun") {
+		t.Errorf("Copy of an unknown run: err = %v", err)
+	}
+	if _, err := CopyLabel(src, dst, "nosuchlabel"); err == nil || !strings.Contains(err.Error(), "nosuchlabel") {
+		t.Errorf("CopyLabel of an unknown label: err = %v", err)
+	}
+}

@@ -1,0 +1,651 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mbench/mbench/bench"
+)
+
+// maxNamed is how many benchmarks a warning names before it says how many
+// more there are.
+const maxNamed = 3
+
+// LoadRef loads what ref names, as Resolve reads it: the run of an id, an
+// id prefix or "latest", or, for a label, every run with that label
+// gathered into one (Gather), with the warnings of gathering.
+func (s *Store) LoadRef(ref string) (*bench.Run, []error, error) {
+	id, label, err := s.resolveRef(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	if label {
+		return s.Gather(ref)
+	}
+	r, err := s.Load(id)
+	return r, nil, err
+}
+
+// Gather returns the runs labelled label as one run: the runs that share a
+// label are one logical result, whether they measured shards of a suite, the
+// same suite on several instances, or the same suite again. A label that
+// names one run gathers exactly what Load returns for it.
+//
+// Only the runs of the newest run's commit are gathered; runs of the label
+// that measured another commit are left out with a warning, so that a
+// label reused over time names its newest result. The gathered runs are
+// checked, and what a reader should know comes back as warnings naming
+// runs: runs that measured different suites, shards of different
+// partitions, shards missing, a shard measured twice on one instance, a
+// benchmark measured by two shards, runs that did not complete. Runs that
+// measured different versions side by side (an A/B session and a plain
+// run) cannot be merged and are an error. GatherRuns describes the merge.
+func (s *Store) Gather(label string) (*bench.Run, []error, error) {
+	infos, err := s.runsWhere("r.label = ?", []any{label})
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: gather %q: %w", label, err)
+	}
+	if len(infos) == 0 {
+		return nil, nil, fmt.Errorf("store: gather %q: no run in %s has this label", label, s.path)
+	}
+	newest := infos[0]
+	var keep []RunInfo
+	var other []string
+	for _, ri := range infos {
+		if ri.Commit == newest.Commit && ri.Dirty == newest.Dirty {
+			keep = append(keep, ri)
+		} else {
+			other = append(other, ri.ID+" ("+commitName(ri)+")")
+		}
+	}
+	var warnings []error
+	if len(other) > 0 {
+		slices.Reverse(other)
+		warnings = append(warnings, fmt.Errorf("label %s: left out %s of another commit than the newest run %s (%s)",
+			label, plural(len(other), "run", "runs")+" "+strings.Join(other, ", "), newest.ID, commitName(newest)))
+	}
+	slices.Reverse(keep)
+	r, ws, err := s.GatherRuns(keep)
+	return r, append(warnings, ws...), err
+}
+
+// commitName returns the commit of a run as WriteRuns shows it.
+func commitName(ri RunInfo) string {
+	c := cmp.Or(ri.Commit, "unknown commit")
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	if ri.Dirty {
+		c += "-dirty"
+	}
+	return c
+}
+
+// GroupRuns groups runs into logical results: runs with a label that share
+// it and their commit form one group, every unlabelled run is a group of
+// its own. Groups come in the order of their first run in runs, and keep
+// the order of runs within.
+func GroupRuns(runs []RunInfo) [][]RunInfo {
+	type key struct {
+		label, commit string
+		dirty         bool
+	}
+	at := make(map[key]int)
+	var groups [][]RunInfo
+	for _, ri := range runs {
+		k := key{ri.Label, ri.Commit, ri.Dirty}
+		if i, ok := at[k]; ok && ri.Label != "" {
+			groups[i] = append(groups[i], ri)
+			continue
+		}
+		at[k] = len(groups)
+		groups = append(groups, []RunInfo{ri})
+	}
+	return groups
+}
+
+// GatherResults groups runs into logical results (GroupRuns) and gathers
+// each (GatherRuns), in the order of the groups, with the warnings of all.
+// A group whose runs cannot be merged, having measured different versions,
+// comes back as its runs one by one, with the error as a warning.
+func (s *Store) GatherResults(runs []RunInfo) ([]*bench.Run, []error, error) {
+	var out []*bench.Run
+	var warnings []error
+	for _, group := range GroupRuns(runs) {
+		r, ws, err := s.GatherRuns(group)
+		warnings = append(warnings, ws...)
+		if errors.Is(err, errVersions) {
+			warnings = append(warnings, fmt.Errorf("%w; listing them one by one", err))
+			for _, ri := range group {
+				r, err := s.Load(ri.ID)
+				if err != nil {
+					return nil, warnings, err
+				}
+				out = append(out, r)
+			}
+			continue
+		}
+		if err != nil {
+			return nil, warnings, err
+		}
+		out = append(out, r)
+	}
+	return out, warnings, nil
+}
+
+// GatherRuns loads runs (as Runs lists them) and merges them into one run,
+// with the checks and warnings Gather describes. One run loads as Load
+// returns it. Of several, the merged run has
+//   - the measurements of every run, each keeping its instance (a run's
+//     own instance where a measurement names none), with suite runs
+//     numbered on from run to run in order of start, so that forks and
+//     rounds of different runs stay distinct units;
+//   - the label, commit and dirty flag of the newest run; as ID the runs'
+//     ids joined by "+"; the earliest start and the latest end;
+//   - the settings on which all runs agree, the union of their planned
+//     benchmarks and of their unit metadata;
+//   - the platform the runs share: a field on which they differ, such as
+//     the instance of runs from several machines, is left unknown, so the
+//     machines live in the measurements' coordinates and comparisons with
+//     other results do not warn about them.
+//
+// Of two runs that measured the same shard on the same instance, when one
+// completed and the other did not (a failed shard run again), only the
+// complete one is gathered; otherwise both are, with a warning.
+func (s *Store) GatherRuns(runs []RunInfo) (*bench.Run, []error, error) {
+	if len(runs) == 0 {
+		return nil, nil, fmt.Errorf("store: gather: no runs")
+	}
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: gather: %w", err)
+	}
+	defer tx.Rollback()
+	parts := make([]*part, len(runs))
+	for i, ri := range runs {
+		r, err := s.load(tx, ri.ID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("store: gather: %w", err)
+		}
+		parts[i] = newPart(ri, r)
+	}
+	r, warnings, err := merge(parts)
+	if err != nil {
+		return nil, warnings, fmt.Errorf("store: gather: %w", err)
+	}
+	return r, warnings, nil
+}
+
+// A part is one run being gathered.
+type part struct {
+	info RunInfo
+	run  *bench.Run
+	// instance is the machine of the run.
+	instance string
+	// measured holds the keys of the run's measurements; planned those it
+	// set out to measure (the measured ones when it does not say).
+	measured, planned map[bench.Key]bool
+	// shard is the shard the run claims, if any.
+	shard *shard
+	// dropped is set when another run of the same shard replaces it.
+	dropped bool
+}
+
+// A shard is the part of a suite one run measured.
+type shard struct {
+	i, n         int
+	basis, suite string
+}
+
+func (sh *shard) String() string { return fmt.Sprintf("%d/%d", sh.i, sh.n) }
+
+func newPart(ri RunInfo, r *bench.Run) *part {
+	p := &part{info: ri, run: r, instance: r.Identity(), measured: make(map[bench.Key]bool)}
+	for i := range r.Measurements {
+		p.measured[r.Measurements[i].Key] = true
+	}
+	p.planned = p.measured
+	if len(r.Benchmarks) > 0 {
+		p.planned = make(map[bench.Key]bool, len(r.Benchmarks))
+		for _, k := range r.Benchmarks {
+			p.planned[k] = true
+		}
+	}
+	return p
+}
+
+// name names the run in a warning, with its shard.
+func (p *part) name() string {
+	if p.shard != nil {
+		return fmt.Sprintf("%s (shard %s)", p.info.ID, p.shard)
+	}
+	return p.info.ID
+}
+
+// parseShard parses a shard setting, "i/n" with 1 ≤ i ≤ n.
+func parseShard(s string) (i, n int, ok bool) {
+	a, b, found := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !found || err1 != nil || err2 != nil || i < 1 || i > n {
+		return 0, 0, false
+	}
+	return i, n, true
+}
+
+// merge checks parts, oldest first, and merges them.
+func merge(parts []*part) (*bench.Run, []error, error) {
+	slices.SortStableFunc(parts, func(a, b *part) int { return a.info.Start.Compare(b.info.Start) })
+	label := parts[len(parts)-1].info.Label
+	if err := checkVersions(label, parts); err != nil {
+		return nil, nil, err
+	}
+	var warnings []error
+	for _, p := range parts {
+		v, ok := p.run.Settings[bench.SettingShard]
+		if !ok {
+			continue
+		}
+		i, n, ok := parseShard(v)
+		if !ok {
+			warnings = append(warnings, fmt.Errorf("run %s under label %s: setting shard=%q is not i/n; gathered as a whole suite", p.info.ID, label, v))
+			continue
+		}
+		p.shard = &shard{i, n, p.run.Settings[bench.SettingShardBasis], p.run.Settings[bench.SettingShardSuite]}
+	}
+	warnings = append(warnings, checkShards(label, parts)...)
+	warnings = append(warnings, checkSuites(label, parts)...)
+	var kept []*part
+	for _, p := range parts {
+		if !p.dropped {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 1 {
+		return kept[0].run, warnings, nil
+	}
+	if newest := kept[len(kept)-1]; newest.info.Dirty {
+		var ids []string
+		for _, p := range kept {
+			ids = append(ids, p.info.ID)
+		}
+		warnings = append(warnings, fmt.Errorf("runs %s under label %s measured a tree with uncommitted changes (%s): they may have measured different code",
+			strings.Join(ids, ", "), label, commitName(newest.info)))
+	}
+	for _, p := range kept {
+		if p.info.Status == StatusComplete {
+			continue
+		}
+		missing := 0
+		for k := range p.planned {
+			if !p.measured[k] {
+				missing++
+			}
+		}
+		w := fmt.Errorf("run %s under label %s is %s", p.name(), label, p.info.Status)
+		if missing > 0 {
+			w = fmt.Errorf("%w: %d of its %d benchmarks not measured", w, missing, len(p.planned))
+		}
+		warnings = append(warnings, w)
+	}
+	return mergeRuns(kept), warnings, nil
+}
+
+// errVersions says that runs measured different versions side by side.
+var errVersions = errors.New("measured different versions side by side, and cannot be one result")
+
+// checkVersions returns an error when runs with measurements measured
+// different sets of versions side by side: an A/B session and a plain run
+// under one label cannot be one result.
+func checkVersions(label string, parts []*part) error {
+	var first *part
+	var want []string
+	for _, p := range parts {
+		if len(p.run.Measurements) == 0 {
+			continue
+		}
+		vs := p.run.Versions()
+		slices.Sort(vs)
+		if first == nil {
+			first, want = p, vs
+		} else if !slices.Equal(vs, want) {
+			return fmt.Errorf("runs %s and %s under label %s %w (%s vs %s)",
+				first.info.ID, p.info.ID, label, errVersions, versionNames(want), versionNames(vs))
+		}
+	}
+	return nil
+}
+
+func versionNames(vs []string) string {
+	if len(vs) == 1 && vs[0] == "" {
+		return "one version"
+	}
+	return strings.Join(vs, ", ")
+}
+
+// checkShards checks the runs that measured shards: that they split the
+// suite alike, that no shard is missing, that no shard was measured twice
+// on one instance (leaving out an incomplete run where a complete one
+// measured the same shard there), and that no benchmark was measured by two
+// shards.
+func checkShards(label string, parts []*part) []error {
+	var shards []*part
+	for _, p := range parts {
+		if p.shard != nil {
+			shards = append(shards, p)
+		}
+	}
+	if len(shards) == 0 {
+		return nil
+	}
+	var warnings []error
+	ref := shards[len(shards)-1]
+	for _, p := range shards[:len(shards)-1] {
+		var diffs []string
+		if p.shard.n != ref.shard.n {
+			diffs = append(diffs, fmt.Sprintf("%d vs %d shards", p.shard.n, ref.shard.n))
+		}
+		if p.shard.basis != ref.shard.basis {
+			diffs = append(diffs, fmt.Sprintf("basis %q vs %q", p.shard.basis, ref.shard.basis))
+		}
+		if p.shard.suite != ref.shard.suite {
+			diffs = append(diffs, fmt.Sprintf("suite %q vs %q", p.shard.suite, ref.shard.suite))
+		}
+		if diffs != nil {
+			warnings = append(warnings, fmt.Errorf("runs %s and %s under label %s are shards of different splits (%s): their parts may overlap or leave benchmarks out",
+				p.name(), ref.name(), label, strings.Join(diffs, "; ")))
+		}
+	}
+
+	// The same shard twice on one instance.
+	type claim struct {
+		instance string
+		i, n     int
+	}
+	byClaim := make(map[claim][]*part)
+	var claims []claim
+	for _, p := range shards {
+		c := claim{p.instance, p.shard.i, p.shard.n}
+		if byClaim[c] == nil {
+			claims = append(claims, c)
+		}
+		byClaim[c] = append(byClaim[c], p)
+	}
+	for _, c := range claims {
+		ps := byClaim[c]
+		if len(ps) < 2 {
+			continue
+		}
+		var ids, complete, incomplete []string
+		for _, p := range ps {
+			ids = append(ids, p.info.ID)
+			if p.info.Status == StatusComplete {
+				complete = append(complete, p.info.ID)
+			} else {
+				incomplete = append(incomplete, p.info.ID+" ("+p.info.Status+")")
+			}
+		}
+		w := fmt.Sprintf("runs %s under label %s all measured shard %d/%d", strings.Join(ids, ", "), label, c.i, c.n)
+		if len(ps) == 2 {
+			w = fmt.Sprintf("runs %s and %s under label %s both measured shard %d/%d", ids[0], ids[1], label, c.i, c.n)
+		}
+		if c.instance != "" {
+			w += " on instance " + c.instance
+		}
+		if len(complete) > 0 && len(incomplete) > 0 {
+			for _, p := range ps {
+				p.dropped = p.info.Status != StatusComplete
+			}
+			w += fmt.Sprintf("; gathering the complete %s, leaving out %s",
+				plural(len(complete), "run", "runs")+" "+strings.Join(complete, ", "), strings.Join(incomplete, ", "))
+		} else {
+			w += "; gathering all of them"
+		}
+		warnings = append(warnings, fmt.Errorf("%s", w))
+	}
+
+	// Missing shards, of the split of the newest shard run.
+	present := make(map[int]bool)
+	measured := make(map[bench.Key]bool)
+	for _, p := range shards {
+		if !p.dropped && p.shard.n == ref.shard.n {
+			present[p.shard.i] = true
+			for k := range p.measured {
+				measured[k] = true
+			}
+		}
+	}
+	var missing []string
+	for i := 1; i <= ref.shard.n; i++ {
+		if !present[i] {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, ref.shard.n))
+		}
+	}
+	count := 0
+	if c, _, ok := strings.Cut(ref.shard.suite, ":"); ok {
+		count, _ = strconv.Atoi(c)
+	}
+	var w string
+	if len(missing) > 0 {
+		w = fmt.Sprintf("label %s: %s %s missing", label, plural(len(missing), "shard", "shards"), strings.Join(missing, ", "))
+	}
+	if count > len(measured) {
+		if w == "" {
+			w = fmt.Sprintf("label %s", label)
+		}
+		w += fmt.Sprintf(": %d of %d benchmarks not measured", count-len(measured), count)
+	}
+	if w != "" {
+		warnings = append(warnings, fmt.Errorf("%s", w))
+	}
+
+	// Benchmarks measured by two different shards.
+	for a, p := range shards {
+		for _, q := range shards[a+1:] {
+			if p.dropped || q.dropped || p.shard.i == q.shard.i && p.shard.n == q.shard.n {
+				continue
+			}
+			var both []bench.Key
+			for k := range q.measured {
+				if p.measured[k] {
+					both = append(both, k)
+				}
+			}
+			if len(both) > 0 {
+				warnings = append(warnings, fmt.Errorf("runs %s and %s under label %s are different shards but both measured %s: %s",
+					p.name(), q.name(), label, plural(len(both), "benchmark", "benchmarks"), keyList(both)))
+			}
+		}
+	}
+	return warnings
+}
+
+// checkSuites checks that the gathered runs that are not shards set out to
+// measure the same benchmarks, comparing each with the newest.
+func checkSuites(label string, parts []*part) []error {
+	var whole []*part
+	for _, p := range parts {
+		if p.shard == nil && !p.dropped {
+			whole = append(whole, p)
+		}
+	}
+	if len(whole) < 2 {
+		return nil
+	}
+	var warnings []error
+	ref := whole[len(whole)-1]
+	for _, p := range whole[:len(whole)-1] {
+		onlyP, onlyRef := difference(p.planned, ref.planned), difference(ref.planned, p.planned)
+		if len(onlyP) == 0 && len(onlyRef) == 0 {
+			continue
+		}
+		var only []string
+		if len(onlyP) > 0 {
+			only = append(only, "only in "+p.info.ID+": "+keyList(onlyP))
+		}
+		if len(onlyRef) > 0 {
+			only = append(only, "only in "+ref.info.ID+": "+keyList(onlyRef))
+		}
+		warnings = append(warnings, fmt.Errorf("runs %s and %s under label %s measured different suites (%d vs %d benchmarks; %s)",
+			p.info.ID, ref.info.ID, label, len(p.planned), len(ref.planned), strings.Join(only, "; ")))
+	}
+	return warnings
+}
+
+// difference returns the keys of a not in b.
+func difference(a, b map[bench.Key]bool) []bench.Key {
+	var out []bench.Key
+	for k := range a {
+		if !b[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// keyList names keys sorted, at most maxNamed of them.
+func keyList(keys []bench.Key) string {
+	slices.SortFunc(keys, bench.Key.Compare)
+	var names []string
+	for _, k := range keys[:min(len(keys), maxNamed)] {
+		names = append(names, k.FullName())
+	}
+	if len(keys) > maxNamed {
+		names = append(names, fmt.Sprintf("… (%d more)", len(keys)-maxNamed))
+	}
+	return strings.Join(names, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// mergeRuns merges two or more runs, oldest first, as GatherRuns describes.
+func mergeRuns(parts []*part) *bench.Run {
+	newest := parts[len(parts)-1].run
+	out := &bench.Run{Label: newest.Label, Commit: newest.Commit, Dirty: newest.Dirty}
+	var ids []string
+	var platforms []*bench.Platform
+	n := 0
+	for _, p := range parts {
+		ids = append(ids, p.run.ID)
+		platforms = append(platforms, &p.run.Platform)
+		n += len(p.run.Measurements)
+	}
+	out.ID = strings.Join(ids, "+")
+	out.Platform = commonPlatform(platforms)
+
+	for _, p := range parts {
+		r := p.run
+		if !r.Start.IsZero() && (out.Start.IsZero() || r.Start.Before(out.Start)) {
+			out.Start = r.Start
+		}
+		if r.End.After(out.End) {
+			out.End = r.End
+		}
+	}
+
+	out.Settings = maps.Clone(newest.Settings)
+	for k, v := range out.Settings {
+		for _, p := range parts {
+			if w, ok := p.run.Settings[k]; !ok || w != v {
+				delete(out.Settings, k)
+				break
+			}
+		}
+	}
+	if len(out.Settings) == 0 {
+		out.Settings = nil
+	}
+
+	seen := make(map[bench.Key]bool)
+	for _, p := range parts {
+		for _, k := range p.run.Benchmarks {
+			if !seen[k] {
+				seen[k] = true
+				out.Benchmarks = append(out.Benchmarks, k)
+			}
+		}
+		for _, u := range p.run.Units {
+			if !slices.Contains(out.Units, u) {
+				out.Units = append(out.Units, u)
+			}
+		}
+	}
+
+	out.Measurements = make([]bench.Measurement, 0, n)
+	offset := 0
+	for _, p := range parts {
+		last := 0
+		for _, m := range p.run.Measurements {
+			last = max(last, m.Coord.SuiteRun)
+			m.Coord.SuiteRun += offset
+			if m.Coord.Instance == "" {
+				m.Coord.Instance = p.instance
+			}
+			out.Measurements = append(out.Measurements, m)
+		}
+		offset += last
+	}
+	return out
+}
+
+// commonPlatform returns what the platforms ps share: each field on which
+// they all agree, and zero (unknown) for the others. The machine is
+// known when all name the same one.
+func commonPlatform(ps []*bench.Platform) bench.Platform {
+	out := *ps[0]
+	common(ps, &out.Toolchain, func(p *bench.Platform) string { return p.Toolchain })
+	common(ps, &out.GOOS, func(p *bench.Platform) string { return p.GOOS })
+	common(ps, &out.GOARCH, func(p *bench.Platform) string { return p.GOARCH })
+	common(ps, &out.Kernel, func(p *bench.Platform) string { return p.Kernel })
+	common(ps, &out.CPU, func(p *bench.Platform) string { return p.CPU })
+	common(ps, &out.CPUs, func(p *bench.Platform) int { return p.CPUs })
+	common(ps, &out.GOMAXPROCS, func(p *bench.Platform) int { return p.GOMAXPROCS })
+	common(ps, &out.Governor, func(p *bench.Platform) string { return p.Governor })
+	common(ps, &out.Turbo, func(p *bench.Platform) string { return p.Turbo })
+	common(ps, &out.Host, func(p *bench.Platform) string { return p.Host })
+	common(ps, &out.Instance, func(p *bench.Platform) string { return p.Instance })
+	// The same instance name on different hosts stays; different machines
+	// leave both unknown.
+	for _, p := range ps {
+		if p.Identity() != ps[0].Identity() {
+			out.Instance, out.Host = "", ""
+		}
+	}
+	commonFloat(ps, &out.Load, func(p *bench.Platform) *float64 { return p.Load })
+	commonFloat(ps, &out.Busy, func(p *bench.Platform) *float64 { return p.Busy })
+	return out
+}
+
+// common sets *dst to the zero value unless get returns one value for all
+// of ps.
+func common[T comparable](ps []*bench.Platform, dst *T, get func(*bench.Platform) T) {
+	for _, p := range ps[1:] {
+		if get(p) != get(ps[0]) {
+			var zero T
+			*dst = zero
+			return
+		}
+	}
+}
+
+// commonFloat is common for the conditions, known only when equal in all.
+func commonFloat(ps []*bench.Platform, dst **float64, get func(*bench.Platform) *float64) {
+	for _, p := range ps {
+		if v, w := get(p), get(ps[0]); v == nil || w == nil || *v != *w {
+			*dst = nil
+			return
+		}
+	}
+}
