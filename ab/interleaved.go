@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -52,6 +53,13 @@ type Config struct {
 	Instance string
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
+	// Shard, unless it is the whole suite, compares one part of the
+	// benchmarks both versions have (run.PlanShard), balanced by the
+	// basis ShardBasis names or run.FindBasis finds in the store.
+	Shard      run.Shard
+	ShardBasis string
+	// shardLog, if not nil, gets the shard's plan instead of Log.
+	shardLog io.Writer
 }
 
 // DefaultConfig holds the defaults of `mbench ab`, chosen by measurement
@@ -123,6 +131,9 @@ type Session struct {
 	Elapsed time.Duration
 	// Warnings are problems that limit the result.
 	Warnings []string
+	// Shard is the part of the benchmarks the session compares (Config.Shard),
+	// nil for all of them.
+	Shard *run.ShardPlan
 
 	cfg      Config
 	db       *store.Store
@@ -160,8 +171,14 @@ func Interleaved(ctx context.Context, cfg Config, db *store.Store, meta *bench.R
 	if err := s.discover(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.shard(meta.Label); err != nil {
+		return nil, err
+	}
 	run := *meta
 	run.Settings = sessionSettings(meta.Settings, cfg, s.Sequence)
+	if s.Shard != nil {
+		maps.Copy(run.Settings, s.Shard.Settings())
+	}
 	// The order of the source, which the random order of the rounds
 	// does not keep, for the tables.
 	for _, b := range s.Benchmarks {
@@ -220,6 +237,9 @@ func Resume(ctx context.Context, cfg Config, db *store.Store, id string) (*Sessi
 	// of the ones already run.
 	s.rng = rand.New(rand.NewPCG(cfg.Compare.Seed, uint64(len(stored.Measurements))))
 	if err := s.discover(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.resumeShard(stored); err != nil {
 		return nil, err
 	}
 	if err := s.restore(); err != nil {

@@ -66,6 +66,9 @@ func (o *Options) Check() error {
 	case (o.OldBin == "") != (o.NewBin == ""):
 		return errors.New("-old-bin and -new-bin go together")
 	}
+	if err := checkShard(o.Shard, o.ShardBasis); err != nil {
+		return err
+	}
 	return o.Config.checkPlan()
 }
 
@@ -120,6 +123,7 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	if o.Verbose && o.Log != nil {
 		c.Log = o.Log
 	}
+	c.shardLog = o.Log
 	if c.OldLabel == "" {
 		c.OldLabel = old.Label
 	}
@@ -173,6 +177,7 @@ func (o *Options) Parallel(fs *flag.FlagSet) (ParallelConfig, compare.Options, e
 	c.OldLabel, c.NewLabel = ac.OldLabel, ac.NewLabel
 	c.Bench, c.Tags, c.GCFlags, c.CacheDir, c.Benchmem = ac.Bench, o.Tags, o.GCFlags, o.CacheDir, ac.Benchmem
 	c.Verbose, c.Platform, c.Instance = o.Verbose, o.Platform, ac.Instance
+	c.Shard, c.ShardBasis = ac.Shard, ac.ShardBasis
 	for _, s := range []struct {
 		flag string
 		set  func()

@@ -100,6 +100,10 @@ type ParallelConfig struct {
 	Platform *run.Platform
 	// Instance names the machine in the stored runs; "" is the host name.
 	Instance string
+	// Shard, unless it is the whole suite, compares one part of the
+	// benchmarks both versions have, as Config.Shard does.
+	Shard      run.Shard
+	ShardBasis string
 }
 
 // DefaultParallelConfig is the configuration of `mbench duet` without
@@ -140,8 +144,10 @@ func (c *ParallelConfig) Check() error {
 		return errors.New("-metric-re applies to -cmd-old and -cmd-new")
 	case c.MetricRE != nil && c.MetricRE.NumSubexp() < 1:
 		return fmt.Errorf("-metric-re %q: want a submatch around the number, e.g. 'score: ([0-9.]+)'", c.MetricRE)
+	case c.CmdOld != "" && !c.Shard.Whole():
+		return errors.New("-shard splits benchmarks, not the commands of -cmd-old and -cmd-new")
 	}
-	return nil
+	return checkShard(c.Shard, c.ShardBasis)
 }
 
 // CheckMetric reports whether the session can measure unit: CPU times
@@ -222,6 +228,9 @@ type ParallelResult struct {
 // comparison with what only a parallel session knows, for the end of the
 // text report (ParallelNotes, and ParallelCPUNote for wall time).
 func (r *ParallelResult) Report(opts compare.Options) (res *compare.Result, notes string, err error) {
+	if r.Pairs == 0 && r.Old.Settings[bench.SettingShard] != "" {
+		return nil, "", fmt.Errorf("shard %s holds none of the benchmarks: nothing to compare", r.Old.Settings[bench.SettingShard])
+	}
 	if r.Pairs == 0 {
 		return nil, "", errors.New("no paired iteration was measured")
 	}
@@ -563,6 +572,9 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 	}
 	if len(targets) == 0 {
 		return nil, fmt.Errorf("no benchmark matching %q is in both versions", cfg.Bench)
+	}
+	if targets, err = s.shard(targets, log); err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(log, "%d benchmarks in both versions; %d runs each\n", len(targets), cfg.Runs)
 

@@ -170,13 +170,10 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 		if len(faults) > 0 {
 			return faults, nil
 		}
-		// Findings in the package's own files only (a struct tag vet
-		// dislikes in a test) are not the generated code's to answer for.
-		if bytes.Contains(out, []byte(GeneratedFile)) || !vetFindings(out) {
-			return nil, fmt.Errorf("go vet in %s: %v\n%s", dir, err, out)
-		}
+		// Findings in the package's own files are not the generated
+		// code's business; whether it builds, go test says next.
 	}
-	out, err = goCmd(ctx, dir, "test", "-overlay="+ov, "-count=1", "-run=^TestMbench", "-bench=^$", ".")
+	out, err = goCmd(ctx, dir, "test", "-overlay="+ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$", ".")
 	if err == nil {
 		return faults, nil
 	}
@@ -199,15 +196,6 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 		return nil, fmt.Errorf("regression tests in %s: %v\n%s", dir, err, out)
 	}
 	return faults, nil
-}
-
-// vetFinding matches a line of go vet's report: file:line:col: message.
-var vetFinding = regexp.MustCompile(`(?m)^[^\s:#][^:]*\.go:\d+:\d+: `)
-
-// vetFindings reports whether go vet's output out holds findings (and not
-// only an error of the go command).
-func vetFindings(out []byte) bool {
-	return vetFinding.Match(out)
 }
 
 // firstFailure returns the first message of a failed test's output.

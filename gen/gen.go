@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/version"
 	"os"
 	"path/filepath"
 	"sort"
@@ -134,11 +135,15 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	res := &Result{Segments: segs}
 	pkgs := packagesOf(segs)
 
-	// Refuse before doing anything when a file of the user's is in the way.
+	// Refuse before doing anything when a file of the user's is in the
+	// way, or the package's Go version is too old for the generated code.
 	var errs []error
 	for _, p := range pkgs {
 		if err := ours(filepath.Join(p.Dir, GeneratedFile), opts.Dir); err != nil {
 			errs = append(errs, err)
+		}
+		if v := oldestVersion(p, segs); v != "" && version.Compare(v, minVersion) < 0 {
+			errs = append(errs, fmt.Errorf("%s: the generated code needs %s or later (it uses any and generics); the package's files are at %s: raise the go line of go.mod", p.PkgPath, minVersion, v))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -151,14 +156,21 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 			accepted = append(accepted, s)
 		}
 	}
+	// kept are the recorded files of the segments that get benchmarks.
+	kept := map[string]bool{}
+	var saved savedFiles
 	if len(accepted) > 0 {
 		if opts.Check {
-			saved, err := saveRecorded(accepted)
+			saved, err = saveRecorded(accepted)
 			if err != nil {
 				return res, err
 			}
 			defer func() {
-				res.Stale = append(res.Stale, saved.restore()...)
+				for _, file := range saved.restore() {
+					if kept[file] {
+						res.Stale = append(res.Stale, file)
+					}
+				}
 				sort.Strings(res.Stale)
 			}()
 		}
@@ -186,6 +198,31 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 			return res, err
 		}
 	}
+	// The recorded sets of segments without a benchmark go, under Check
+	// with the rest of what recording wrote.
+	for _, s := range segs {
+		file := recordedFile(s)
+		if s.Reason == Accepted {
+			kept[file] = true
+			continue
+		}
+		if _, err := os.Stat(file); err != nil {
+			continue
+		}
+		if opts.Check {
+			// Stale if it was there before recording.
+			if old, ok := saved[file]; !ok || old != nil {
+				res.Stale = append(res.Stale, file)
+			}
+			continue
+		}
+		if err := os.Remove(file); err != nil {
+			return res, err
+		}
+		removeEmptyDirs(filepath.Dir(file), 2)
+		res.Removed = append(res.Removed, file)
+	}
+
 	// Packages without segments lose the generated files they had.
 	dirs, err := packageDirs(ctx, opts.Dir, patterns)
 	if err != nil {
@@ -201,6 +238,25 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	}
 	sort.Strings(res.Stale)
 	return res, nil
+}
+
+// minVersion is the oldest Go version whose language the recording and
+// the generated code are written in.
+const minVersion = "go1.18"
+
+// oldestVersion returns the oldest Go version of the files of pkg that
+// hold segments, "" when unknown.
+func oldestVersion(pkg *packages.Package, segs []*Segment) string {
+	oldest := ""
+	for _, s := range segs {
+		if s.Pkg != pkg || pkg.TypesInfo == nil {
+			continue
+		}
+		if v := pkg.TypesInfo.FileVersions[s.File]; v != "" && (oldest == "" || version.Compare(v, oldest) < 0) {
+			oldest = v
+		}
+	}
+	return oldest
 }
 
 // settle makes the generated file in dir hold src, or removes it when src

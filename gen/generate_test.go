@@ -86,9 +86,37 @@ func TestGenerateListings(t *testing.T) {
 		}
 	}
 
+	recordedDir := filepath.Join(dir, "testdata", "mbench")
+	entries, err := os.ReadDir(recordedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "Fib.json SortInPlace.json Squares.json Unread.json" {
+		t.Errorf("recorded files %s, want those of the 4 generated benchmarks", got)
+	}
+	// Recorded sets of a segment without a benchmark are stale, and go.
+	inner := filepath.Join(recordedDir, "Inner.json")
+	if err := os.WriteFile(inner, []byte("{}"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	check, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}, Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(check.Stale) != 1 || check.Stale[0] != inner {
+		t.Errorf("Check with a leftover Inner.json: stale %v", check.Stale)
+	}
+
 	// Idempotent: the same bytes again, and nothing stale.
 	if _, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(inner); !os.IsNotExist(err) {
+		t.Errorf("Inner.json left after Generate: %v", err)
 	}
 	second, err := os.ReadFile(file)
 	if err != nil {
@@ -97,7 +125,7 @@ func TestGenerateListings(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Errorf("a second Generate changed %s:\n%s", file, firstDiff(string(first), string(second)))
 	}
-	check, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}, Check: true})
+	check, err = Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}, Check: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,4 +246,26 @@ func goTool(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// TestGenerateOldGo checks that a module whose Go version predates the
+// generated code's language gets a clear error, before anything runs.
+func TestGenerateOldGo(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/old\n\ngo 1.16\n",
+		"old.go": "package old\n\n// Twice doubles x.\n//\n//mbench:bench Twice\nfunc Twice(x int) int { return 2 * x }\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Generate(context.Background(), Options{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "example.com/old: the generated code needs go1.18 or later") {
+		t.Errorf("Generate on a go 1.16 module: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "testdata")); !os.IsNotExist(err) {
+		t.Errorf("Generate recorded inputs of a module it refused: %v", err)
+	}
 }

@@ -39,11 +39,12 @@ type RunSource interface {
 const maxBasisLoads = 32
 
 // FindBasis finds what the partition of suite is balanced by, for a run
-// labelled label. Every shard of the suite must find the same basis, also
-// while the others write into the same store, so the basis never comes
-// from runs of label itself: those are the shards being measured.
+// labelled own (a session of two versions stored as two runs has two
+// labels). Every shard of the suite must find the same basis, also while
+// the others write into the same store, so the basis never comes from
+// runs of an own label: those are the shards being measured.
 //
-// When ref is "", the basis is the newest label other than label whose
+// When ref is "", the basis is the newest label, not an own one, whose
 // complete runs together measured every benchmark of the suite: one run of
 // the whole suite, or the shards of an earlier sharded run of it. Without
 // one (or without src) the partition is by hash. Runs of another label
@@ -55,7 +56,7 @@ const maxBasisLoads = 32
 // whose complete runs are taken together. Benchmarks of the suite it did
 // not measure are planned at the median time of those it did; a basis that
 // measured none of them is an error.
-func FindBasis(src RunSource, ref string, suite []bench.Key, label string) (*Basis, error) {
+func FindBasis(src RunSource, ref string, suite []bench.Key, own ...string) (*Basis, error) {
 	if ref != "" {
 		b, err := namedBasis(src, ref, suite)
 		if err != nil {
@@ -72,7 +73,7 @@ func FindBasis(src RunSource, ref string, suite []bench.Key, label string) (*Bas
 	}
 	loads := 0
 	for _, group := range byLabel(runs) {
-		if group[0].Label == label {
+		if slices.Contains(own, group[0].Label) {
 			continue
 		}
 		measured := 0

@@ -14,19 +14,6 @@ import (
 	"github.com/mbench/mbench/bench"
 )
 
-// The settings of a run that measured one shard of a suite (mbench run
-// -shard, mbench ab -shard; see docs/formats.md).
-const (
-	// settingShard is the part measured, "i/n": shard i of n, from 1.
-	settingShard = "shard"
-	// settingShardBasis says how the suite was split; shards split on
-	// different bases are not parts of one partition.
-	settingShardBasis = "shard.basis"
-	// settingShardSuite identifies the whole suite, "count:hash": how many
-	// benchmarks it has and a hash of their keys.
-	settingShardSuite = "shard.suite"
-)
-
 // maxNamed is how many benchmarks a warning names before it says how many
 // more there are.
 const maxNamed = 3
@@ -262,7 +249,7 @@ func merge(parts []*part) (*bench.Run, []error, error) {
 	}
 	var warnings []error
 	for _, p := range parts {
-		v, ok := p.run.Settings[settingShard]
+		v, ok := p.run.Settings[bench.SettingShard]
 		if !ok {
 			continue
 		}
@@ -271,7 +258,7 @@ func merge(parts []*part) (*bench.Run, []error, error) {
 			warnings = append(warnings, fmt.Errorf("run %s under label %s: setting shard=%q is not i/n; gathered as a whole suite", p.info.ID, label, v))
 			continue
 		}
-		p.shard = &shard{i, n, p.run.Settings[settingShardBasis], p.run.Settings[settingShardSuite]}
+		p.shard = &shard{i, n, p.run.Settings[bench.SettingShardBasis], p.run.Settings[bench.SettingShardSuite]}
 	}
 	warnings = append(warnings, checkShards(label, parts)...)
 	warnings = append(warnings, checkSuites(label, parts)...)

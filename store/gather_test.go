@@ -61,9 +61,9 @@ func put(t *testing.T, s *Store, sp stored) string {
 		r.Settings[k] = v
 	}
 	if sp.shard != "" {
-		r.Settings[settingShard] = sp.shard
-		r.Settings[settingShardBasis] = sp.basis
-		r.Settings[settingShardSuite] = sp.suite
+		r.Settings[bench.SettingShard] = sp.shard
+		r.Settings[bench.SettingShardBasis] = sp.basis
+		r.Settings[bench.SettingShardSuite] = sp.suite
 	}
 	id, err := s.CreateRun(r)
 	if err != nil {
@@ -131,8 +131,10 @@ func wantWarnings(t *testing.T, got []error, want ...string) {
 	}
 }
 
-func TestGatherOneRunIsLoad(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherOneRunIsLoad(t *testing.T) { eachBackend(t, testGatherOneRunIsLoad) }
+
+func testGatherOneRunIsLoad(t *testing.T, open opener) {
+	s, _ := open(t)
 	id := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 3)})
 	put(t, s, stored{label: "other", commit: "c1", instance: "a", planned: names(0, 3), at: 1})
 	loaded, err := s.Load(id)
@@ -151,8 +153,10 @@ func TestGatherOneRunIsLoad(t *testing.T) {
 	}
 }
 
-func TestGatherShards(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherShards(t *testing.T) { eachBackend(t, testGatherShards) }
+
+func testGatherShards(t *testing.T, open opener) {
+	s, _ := open(t)
 	suite := "6:abc"
 	a := put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "1/2", basis: "hash", suite: suite, planned: names(0, 3)})
 	b := put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "2/2", basis: "hash", suite: suite, planned: names(3, 6), at: 1})
@@ -168,7 +172,7 @@ func TestGatherShards(t *testing.T) {
 		t.Errorf("metadata: id %s label %s commit %s instance %s cpu %s", r.ID, r.Label, r.Commit, r.Instance, r.CPU)
 	}
 	// The settings the shards share stay; the shard each claimed does not.
-	if want := map[string]string{"criterion": "rciw", settingShardBasis: "hash", settingShardSuite: suite}; !reflect.DeepEqual(r.Settings, want) {
+	if want := map[string]string{"criterion": "rciw", bench.SettingShardBasis: "hash", bench.SettingShardSuite: suite}; !reflect.DeepEqual(r.Settings, want) {
 		t.Errorf("settings = %v, want %v", r.Settings, want)
 	}
 	if len(r.Measurements) != 6*2*2*2 {
@@ -186,8 +190,10 @@ func TestGatherShards(t *testing.T) {
 	}
 }
 
-func TestGatherInstances(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherInstances(t *testing.T) { eachBackend(t, testGatherInstances) }
+
+func testGatherInstances(t *testing.T, open opener) {
+	s, _ := open(t)
 	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 3)})
 	put(t, s, stored{label: "L", commit: "c1", instance: "b", planned: names(0, 3), at: 1})
 	r, ws, err := s.Gather("L")
@@ -236,8 +242,10 @@ func mustResolve(t *testing.T, s *Store, ref string) string {
 	return id
 }
 
-func TestGatherDuplicateShard(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherDuplicateShard(t *testing.T) { eachBackend(t, testGatherDuplicateShard) }
+
+func testGatherDuplicateShard(t *testing.T, open opener) {
+	s, _ := open(t)
 	suite := "6:abc"
 	put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "1/2", basis: "hash", suite: suite, planned: names(0, 3)})
 	failed := put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "2/2", basis: "hash", suite: suite,
@@ -268,7 +276,7 @@ func TestGatherDuplicateShard(t *testing.T) {
 	}
 
 	// The same shard on two instances is the instance level, not a duplicate.
-	s2, _ := openTemp(t)
+	s2, _ := open(t)
 	put(t, s2, stored{label: "L", commit: "c1", instance: "a", shard: "1/1", basis: "hash", suite: "3:x", planned: names(0, 3)})
 	put(t, s2, stored{label: "L", commit: "c1", instance: "b", shard: "1/1", basis: "hash", suite: "3:x", planned: names(0, 3), at: 1})
 	_, ws, err = s2.Gather("L")
@@ -278,8 +286,10 @@ func TestGatherDuplicateShard(t *testing.T) {
 	wantWarnings(t, ws)
 }
 
-func TestGatherMissingShards(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherMissingShards(t *testing.T) { eachBackend(t, testGatherMissingShards) }
+
+func testGatherMissingShards(t *testing.T, open opener) {
+	s, _ := open(t)
 	put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "1/4", basis: "hash", suite: "120:abc", planned: names(0, 30)})
 	put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "2/4", basis: "hash", suite: "120:abc", planned: names(30, 60), at: 1})
 	_, ws, err := s.Gather("L")
@@ -289,7 +299,7 @@ func TestGatherMissingShards(t *testing.T) {
 	wantWarnings(t, ws, "label L: shards 3/4, 4/4 missing: 60 of 120 benchmarks not measured")
 
 	// A single shard run is gathered as Load returns it, and warned about.
-	s2, _ := openTemp(t)
+	s2, _ := open(t)
 	id := put(t, s2, stored{label: "L", commit: "c1", instance: "ci", shard: "3/4", basis: "hash", suite: "8:abc", planned: names(0, 2)})
 	r, ws, err := s2.Gather("L")
 	if err != nil {
@@ -301,8 +311,10 @@ func TestGatherMissingShards(t *testing.T) {
 	}
 }
 
-func TestGatherIncompatibleShards(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherIncompatibleShards(t *testing.T) { eachBackend(t, testGatherIncompatibleShards) }
+
+func testGatherIncompatibleShards(t *testing.T, open opener) {
+	s, _ := open(t)
 	a := put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "1/2", basis: "hash", suite: "6:abc", planned: names(0, 4)})
 	b := put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "2/3", basis: "time:r1", suite: "7:def", planned: names(3, 6), at: 1})
 	_, ws, err := s.Gather("L")
@@ -315,8 +327,10 @@ func TestGatherIncompatibleShards(t *testing.T) {
 		fmt.Sprintf("runs %s (shard 1/2) and %s (shard 2/3) under label L are different shards but both measured benchmark: BenchmarkB03-2", a, b))
 }
 
-func TestGatherDifferentSuites(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherDifferentSuites(t *testing.T) { eachBackend(t, testGatherDifferentSuites) }
+
+func testGatherDifferentSuites(t *testing.T, open opener) {
+	s, _ := open(t)
 	a := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 12)})
 	b := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 15), at: 1})
 	r, ws, err := s.Gather("L")
@@ -337,8 +351,10 @@ func TestGatherDifferentSuites(t *testing.T) {
 		fmt.Sprintf("runs %s and %s under label L measured different suites (15 vs 16 benchmarks; only in %s: BenchmarkB11-2, BenchmarkB12-2, BenchmarkB13-2, … (1 more); only in %s:", b, c, b, c))
 }
 
-func TestGatherInterrupted(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherInterrupted(t *testing.T) { eachBackend(t, testGatherInterrupted) }
+
+func testGatherInterrupted(t *testing.T, open opener) {
+	s, _ := open(t)
 	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 4)})
 	b := put(t, s, stored{label: "L", commit: "c1", instance: "b", planned: names(0, 4), measured: names(0, 1), status: StatusInterrupted, at: 1})
 	r, ws, err := s.Gather("L")
@@ -351,8 +367,10 @@ func TestGatherInterrupted(t *testing.T) {
 	}
 }
 
-func TestGatherOtherCommit(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherOtherCommit(t *testing.T) { eachBackend(t, testGatherOtherCommit) }
+
+func testGatherOtherCommit(t *testing.T, open opener) {
+	s, _ := open(t)
 	old := put(t, s, stored{label: "main", commit: "c1", instance: "a", planned: names(0, 2)})
 	a := put(t, s, stored{label: "main", commit: "c2", instance: "a", planned: names(0, 2), at: 1})
 	b := put(t, s, stored{label: "main", commit: "c2", instance: "b", planned: names(0, 2), at: 2})
@@ -379,8 +397,10 @@ func mustRuns(t *testing.T, s *Store) []RunInfo {
 	return infos
 }
 
-func TestGatherVersions(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherVersions(t *testing.T) { eachBackend(t, testGatherVersions) }
+
+func testGatherVersions(t *testing.T, open opener) {
+	s, _ := open(t)
 	a := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), versions: []string{"old", "new"}})
 	put(t, s, stored{label: "L", commit: "c1", instance: "b", planned: names(0, 2), versions: []string{"old", "new"}, at: 1})
 	r, ws, err := s.Gather("L")
@@ -408,8 +428,10 @@ func TestGatherVersions(t *testing.T) {
 	}
 }
 
-func TestGatherUnknown(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherUnknown(t *testing.T) { eachBackend(t, testGatherUnknown) }
+
+func testGatherUnknown(t *testing.T, open opener) {
+	s, _ := open(t)
 	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2)})
 	if _, _, err := s.Gather("nope"); err == nil {
 		t.Error("Gather of an unknown label succeeded")
@@ -419,9 +441,11 @@ func TestGatherUnknown(t *testing.T) {
 	}
 }
 
-func TestGatherBadShardSetting(t *testing.T) {
-	s, _ := openTemp(t)
-	a := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), settings: map[string]string{settingShard: "3/2"}})
+func TestGatherBadShardSetting(t *testing.T) { eachBackend(t, testGatherBadShardSetting) }
+
+func testGatherBadShardSetting(t *testing.T, open opener) {
+	s, _ := open(t)
+	a := put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), settings: map[string]string{bench.SettingShard: "3/2"}})
 	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), at: 1})
 	_, ws, err := s.Gather("L")
 	if err != nil {
@@ -454,8 +478,10 @@ func TestGroupRuns(t *testing.T) {
 	}
 }
 
-func TestLoadInputsGathers(t *testing.T) {
-	s, path := openTemp(t)
+func TestLoadInputsGathers(t *testing.T) { eachBackend(t, testLoadInputsGathers) }
+
+func testLoadInputsGathers(t *testing.T, open opener) {
+	s, path := open(t)
 	put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "1/2", basis: "hash", suite: "4:x", planned: names(0, 2)})
 	put(t, s, stored{label: "L", commit: "c1", instance: "ci", shard: "2/2", basis: "hash", suite: "4:x", planned: names(2, 4), at: 1})
 	put(t, s, stored{label: "M", commit: "c1", instance: "ci", shard: "1/2", basis: "hash", suite: "4:x", planned: names(0, 2), at: 2})
@@ -473,8 +499,10 @@ func TestLoadInputsGathers(t *testing.T) {
 	}
 }
 
-func TestGatherDirty(t *testing.T) {
-	s, _ := openTemp(t)
+func TestGatherDirty(t *testing.T) { eachBackend(t, testGatherDirty) }
+
+func testGatherDirty(t *testing.T, open opener) {
+	s, _ := open(t)
 	put(t, s, stored{label: "L", commit: "c1", instance: "a", planned: names(0, 2), at: -1})
 	a := put(t, s, stored{label: "L", commit: "c1", dirty: true, instance: "a", planned: names(0, 2)})
 	b := put(t, s, stored{label: "L", commit: "c1", dirty: true, instance: "a", planned: names(0, 2), at: 1})

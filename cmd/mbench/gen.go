@@ -62,6 +62,8 @@ func printGen(e *env, r *gen.Result) {
 	for _, s := range r.Segments {
 		fmt.Fprintf(e.stdout, "%s:%d %s: ", relPath(s.Pos.Filename), s.Pos.Line, s.Name)
 		switch {
+		case s.Reason == gen.Accepted && s.Sets == 0:
+			fmt.Fprintln(e.stdout, "accepted, no input sets recorded")
 		case s.Reason == gen.Accepted && s.Sets == 1:
 			fmt.Fprintln(e.stdout, "generated, 1 input set")
 		case s.Reason == gen.Accepted:

@@ -177,6 +177,27 @@ func TestGolden(t *testing.T) {
 		g.check("ab/missing-binary", exitError, "ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "nope.test")
 		g.check("ab/no-match", exitError, append(ab, "-bench", "Nothing")...)
 	})
+	t.Run("ab-shard", func(t *testing.T) {
+		g := newGolden(t, bins)
+		ab := []string{"ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-budget", "0", "-budget-per-benchmark", "0",
+			"-min-rounds", "3", "-max-rounds", "8", "-iter", "5ms", "-seed", "3"}
+		g.check("ab/shard-hash-1", exitOK, append(ab, "-shard", "1/2", "-old-label", "halves")...)
+		g.check("ab/shard-hash-2", exitOK, append(ab, "-shard", "2/2", "-old-label", "halves")...)
+		checkShards(t, "m.db", "halves..new.test", 2)
+		// The two sessions of label halves..new.test are the basis.
+		g.check("ab/shard-1", exitOK, append(ab, "-shard", "1/2", "-old-label", "timed")...)
+		g.check("ab/shard-2", exitOK, append(ab, "-shard", "2/2", "-old-label", "timed")...)
+		checkShards(t, "m.db", "timed..new.test", 2)
+		g.check("ab/shard-empty", exitOK, append(ab, "-shard", "8/8", "-old-label", "many")...)
+		g.check("ab/bad-shard", exitUsage, append(ab, "-shard", "3/2")...)
+		if twoCPUs() {
+			func() {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // printed as this machine's GOMAXPROCS
+				g.check("ab/parallel-shard", exitOK, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test",
+					"-max-rounds", "3", "-mi", "4", "-iter", "5ms", "-seed", "3", "-shard", "2/2", "-old-label", "par")
+			}()
+		}
+	})
 	t.Run("gather", func(t *testing.T) { gatherGolden(t, bins) })
 	t.Run("duet", func(t *testing.T) {
 		if !twoCPUs() {

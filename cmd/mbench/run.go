@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mbench/mbench/ab"
 	"github.com/mbench/mbench/optimize"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stop"
@@ -115,7 +116,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		return err
 	}
 	defer db.Close()
-	j.Store, j.ShardRuns = db, shardRunSource{db}
+	j.Store, j.ShardRuns = db, ab.StoreRuns{Store: db}
 	if f.jsonOut != "" {
 		jf, err := os.Create(f.jsonOut)
 		if err != nil {
@@ -179,16 +180,4 @@ func parseShard(s string) (run.Shard, error) {
 		return sh, usagef("-shard %v", err)
 	}
 	return sh, nil
-}
-
-// shardRunSource lists the runs of a store for the basis of a shard.
-type shardRunSource struct{ *store.Store }
-
-func (s shardRunSource) StoredRuns() ([]run.StoredRun, error) {
-	infos, err := s.Runs()
-	runs := make([]run.StoredRun, len(infos))
-	for i, ri := range infos {
-		runs[i] = run.StoredRun{ID: ri.ID, Label: ri.Label, Status: ri.Status, Benchmarks: ri.Benchmarks}
-	}
-	return runs, err
 }
