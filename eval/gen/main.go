@@ -63,18 +63,23 @@ type pair struct {
 	decl string // the start of the function's declaration line
 	name string // NAME of the marker
 	hand string // the hand-written benchmark, with its sub-benchmark
+	// call is Go code that calls the function on the hand-written
+	// benchmark's input; a test added to the copy runs it before the
+	// module's tests, so that the first recorded set is that input.
+	call string
 }
 
 var pairs = []pair{
-	{"bitset", ".", "func (b *BitSet) Count() uint", "GenCount", "BenchmarkCount"},
-	{"go-humanize", ".", "func Comma(v int64) string", "GenComma", "BenchmarkCommas"},
-	{"go-humanize", ".", "func Bytes(s uint64) string", "GenBytes", "BenchmarkBytes"},
-	{"go-humanize", ".", "func ParseBytes(s string) (uint64, error)", "GenParseBytes", "BenchmarkParseBytes"},
-	{"go-humanize", ".", "func ParseSI(input string) (float64, string, error)", "GenParseSI", "BenchmarkParseSI"},
-	{"go-humanize", ".", "func ParseBigBytes(s string) (*big.Int, error)", "GenParseBigBytes", "BenchmarkParseBigBytes"},
-	{"go-toml", "unstable", "func scanComment(b []byte) ([]byte, []byte, error)", "GenScanComment", "BenchmarkScanComments/10Valid"},
-	{"go-toml", "unstable", "func (p *Parser) parseLiteralString(b []byte)", "GenParseLiteralString", "BenchmarkParseLiteralStringValid/10Valid"},
-	{"go-toml", ".", "func Unmarshal(data []byte, v interface{}) error", "GenUnmarshal", "BenchmarkUnmarshal"},
+	{"bitset", ".", "func (b *BitSet) Count() uint", "GenCount", "BenchmarkCount", "s := New(100000)\n\tfor i := 0; i < 100000; i += 100 {\n\t\ts.Set(uint(i))\n\t}\n\ts.Count()"},
+	{"go-humanize", ".", "func Comma(v int64) string", "GenComma", "BenchmarkCommas", "Comma(1234567890)"},
+	{"go-humanize", ".", "func Bytes(s uint64) string", "GenBytes", "BenchmarkBytes", "Bytes(16.5 * GByte)"},
+	{"go-humanize", ".", "func ParseBytes(s string) (uint64, error)", "GenParseBytes", "BenchmarkParseBytes", `ParseBytes("16.5 GB")`},
+	{"go-humanize", ".", "func ParseSI(input string) (float64, string, error)", "GenParseSI", "BenchmarkParseSI", `ParseSI("2.2346ZB")`},
+	{"go-humanize", ".", "func ParseBigBytes(s string) (*big.Int, error)", "GenParseBigBytes", "BenchmarkParseBigBytes", `ParseBigBytes("16.5 Z")`},
+	{"go-toml", "unstable", "func scanComment(b []byte) ([]byte, []byte, error)", "GenScanComment", "BenchmarkScanComments/10Valid", `scanComment([]byte("# 1234567890\n"))`},
+	{"go-toml", "unstable", "func (p *Parser) parseLiteralString(b []byte)", "GenParseLiteralString", "BenchmarkParseLiteralStringValid/10Valid", `p := Parser{}
+	p.parseLiteralString([]byte("'1234567890'"))`},
+	{"go-toml", ".", "func Unmarshal(data []byte, v interface{}) error", "GenUnmarshal", "BenchmarkUnmarshal", ""},
 }
 
 var (
@@ -82,7 +87,7 @@ var (
 	repo      = flag.String("repo", "..", "the mbench repository (for gen/testdata/listings and cmd/mbench)")
 	only      = flag.String("only", "rq1,rq2,prot", "comma-separated `parts` to run")
 	maxInputs = flag.Int("max-inputs", 5, "input sets recorded per segment")
-	runFlags  = flag.String("run-flags", "-f-min 3 -f-max 8 -wi-min 2 -wi-max 5 -mi 8 -iter 20ms", "measurement `flags` of mbench run")
+	runFlags  = flag.String("run-flags", "-f-min 5 -f-max 12 -wi-min 2 -wi-max 5 -mi 10 -iter 20ms", "measurement `flags` of mbench run")
 )
 
 var mbench string // the mbench binary built from -repo
@@ -276,7 +281,7 @@ func kind(s *gen.Segment) string {
 
 func rq2(ctx context.Context, md *bytes.Buffer) {
 	fmt.Fprintf(md, "## RQ2: generated versus hand-written benchmarks\n\n")
-	fmt.Fprintf(md, "Each function below has a hand-written benchmark in its module. In a copy, its doc comment gets `//mbench:bench NAME`; `mbench gen` records its inputs from the module's tests and writes `BenchmarkNAME` with a sub-benchmark per recorded set. Both benchmarks are measured in one `mbench run` session (`%s`), and `mbench compare hand.txt gen.txt` compares each recorded set with the hand-written benchmark (ratio gen/hand, 99%% interval, verdict at the default threshold).\n\n", *runFlags)
+	fmt.Fprintf(md, "Each function below has a hand-written benchmark in its module. In a copy, its doc comment gets `//mbench:bench NAME`; `mbench gen` records its inputs from the module's tests and writes `BenchmarkNAME` with a sub-benchmark per recorded set. Both benchmarks are measured in one `mbench run` session (`%s`), and `mbench compare hand.txt gen.txt` compares each recorded set with the hand-written benchmark (medians, ratio gen/hand, 99%% interval, verdict at the default threshold). A test added to the copy calls the function on the hand-written benchmark's input before the module's tests run, so that set 0 is that input; sets 1 to 4 are the first distinct inputs of the module's own tests.\n\n", *runFlags)
 	fmt.Fprintf(md, "| segment | hand-written | generated set | inputs of the set | hand | gen | gen/hand [99%% CI] | verdict |\n|---|---|---|---|---:|---:|---|---|\n")
 	within, compared := 0, 0
 	for _, m := range modules {
@@ -294,6 +299,7 @@ func rq2(ctx context.Context, md *bytes.Buffer) {
 		var patterns []string
 		for _, p := range ps {
 			mark(filepath.Join(dir, p.dir), p)
+			handInput(filepath.Join(dir, p.dir), p)
 			if pkgs[p.dir] == nil {
 				patterns = append(patterns, "./"+p.dir)
 			}
@@ -353,6 +359,9 @@ func rq2(ctx context.Context, md *bytes.Buffer) {
 					if i < len(inputs) {
 						in = inputs[i]
 					}
+					if i == 0 && p.call != "" {
+						in = "**the hand-written benchmark's input** " + in
+					}
 					fmt.Fprintf(md, "| %s %s | %s | input=%d | %s | %s | %s | %s | %s |\n", m.short, strings.TrimPrefix(p.decl, "func "), p.hand, i, strings.ReplaceAll(in, "|", `\|`), r.oldS, r.newS, r.ratioCI(), r.verdict)
 				}
 			}
@@ -384,6 +393,35 @@ func mark(dir string, p pair) {
 		return
 	}
 	log.Fatalf("rq2: %s: no %q in %s", p.mod, p.decl, dir)
+}
+
+// handInput adds to the package in dir a test that runs p.call, in a
+// file whose name sorts before the package's other test files, so that
+// the recording sees the hand-written benchmark's input first.
+func handInput(dir string, p pair) {
+	if p.call == "" {
+		return
+	}
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	check(err)
+	name := ""
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.PackageClauseOnly)
+		check(err)
+		name = f.Name.Name
+		break
+	}
+	file := filepath.Join(dir, "a_mbench_hand_inputs_test.go")
+	old, err := os.ReadFile(file)
+	if err != nil {
+		old = []byte("package " + name + "\n\nimport \"testing\"\n")
+	}
+	src := fmt.Sprintf("%s\n// TestHandInput%s runs %s on the input of %s.\nfunc TestHandInput%s(t *testing.T) {\n\t%s\n}\n", old, p.name, p.name, p.hand, p.name, p.call)
+	check(os.WriteFile(file, []byte(src), 0o666))
 }
 
 // recordedInputs returns, per recorded set of s, its inputs as the codec
@@ -429,7 +467,7 @@ var variants = []struct {
 	apply        func(src string, s *gen.Segment, lits map[string]string) string
 }{
 	{"_nosink", "dead code: the payload's results dropped in a b.N loop, not returned into b.Loop", func(src string, s *gen.Segment, _ map[string]string) string {
-		if !strings.Contains(src, "for b.Loop() {") {
+		if !strings.Contains(src, "for b.Loop() {") || !returnsValues(s) {
 			return ""
 		}
 		return strings.ReplaceAll(src, "for b.Loop() {", "for mbenchI := 0; mbenchI < b.N; mbenchI++ {")
@@ -461,6 +499,17 @@ var variants = []struct {
 		}
 		return strings.Join(lines, "\n")
 	}},
+}
+
+// returnsValues reports whether the payload of s returns values: the
+// segment has outputs the benchmark consumes or values it drops.
+func returnsValues(s *gen.Segment) bool {
+	for _, v := range s.Outputs {
+		if v.Sink {
+			return true
+		}
+	}
+	return len(s.Discards) > 0
 }
 
 func protections(ctx context.Context, md *bytes.Buffer) {
@@ -551,7 +600,7 @@ func protections(ctx context.Context, md *bytes.Buffer) {
 		}
 		fmt.Fprintf(md, "- %s (%s:%d): %s %s\n", s.Name, filepath.Base(s.Pos.Filename), s.Pos.Line, r, s.Detail)
 	}
-	fmt.Fprintf(md, "\nEach variant is the generated `BenchmarkNAME` with one protection removed from its source, in a second file of the copy; `mbench run` measures all of them in one session (`%s`), and `mbench compare` compares each variant (new) with the generated benchmark (old).\n\n", *runFlags)
+	fmt.Fprintf(md, "\nEach variant is the generated `BenchmarkNAME` with one protection removed from its source, in a second file of the copy; `mbench run` measures all of them in one session (`%s`), and `mbench compare -stat median` compares each variant (new) with the generated benchmark (old).\n\n", *runFlags)
 
 	results := filepath.Join(*out, "prot", "listings.txt")
 	measure(dir, "^("+strings.Join(tops, "|")+")$", results)
@@ -762,7 +811,7 @@ func compare(results string, cs []cmpPair, oldLabel, newLabel string) []cmpRow {
 	oldFile, newFile := base+"."+oldLabel+".txt", base+"."+newLabel+".txt"
 	check(os.WriteFile(oldFile, ob.Bytes(), 0o666))
 	check(os.WriteFile(newFile, nb.Bytes(), 0o666))
-	b := run("", mbench, "compare", "-format", "csv", oldLabel+"="+oldFile, newLabel+"="+newFile)
+	b := run("", mbench, "compare", "-stat", "median", "-format", "csv", oldLabel+"="+oldFile, newLabel+"="+newFile)
 	check(os.WriteFile(base+".compare.csv", b, 0o666))
 	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
 	check(err)
