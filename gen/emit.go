@@ -84,13 +84,13 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 		}
 		return todo[i].Name < todo[j].Name
 	})
-	e := &emitter{pkg: pkg, imports: map[string]string{}, names: map[string]string{}, owner: map[string]*Segment{}, sources: map[string][]byte{}}
+	e := &emitter{pkg: pkg, imports: map[string]string{}, names: map[string]string{}, used: map[string]bool{}, owner: map[string]*Segment{}, sources: map[string][]byte{}}
 	decls, supportImports := supportSource()
-	for _, p := range supportImports {
-		e.useImport(p, path.Base(p))
+	// The support code and the code written here use these packages
+	// under their own names.
+	for _, p := range append(supportImports, "testing", "strconv", "time") {
+		e.imports[p], e.names[path.Base(p)] = path.Base(p), p
 	}
-	e.useImport("testing", "testing")
-	e.useImport("strconv", "strconv")
 	e.bLoop = usesBLoop(pkg, todo)
 
 	var body bytes.Buffer
@@ -105,8 +105,8 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 			needCosts = true
 		}
 	}
-	if needCosts {
-		e.useImport("time", "time")
+	if !needCosts && !e.used["time"] && !slices.Contains(supportImports, "time") {
+		delete(e.imports, "time")
 	}
 
 	var out bytes.Buffer
@@ -244,6 +244,7 @@ type emitter struct {
 	bLoop   bool
 	imports map[string]string   // import path → name in the generated file
 	names   map[string]string   // name in the generated file → import path
+	used    map[string]bool     // import paths the segments' code uses
 	owner   map[string]*Segment // top-level identifier → its segment
 	sources map[string][]byte   // file contents, by name
 }
@@ -251,6 +252,7 @@ type emitter struct {
 // useImport adds path to the imports under name, or under a name of its
 // own when name is taken, and returns the name to use.
 func (e *emitter) useImport(p, name string) string {
+	e.used[p] = true
 	if n, ok := e.imports[p]; ok && (n == name || name != ".") {
 		return n
 	}
@@ -357,7 +359,6 @@ func (e *emitter) segment(s *Segment) (string, error) {
 		params[i] = paramName(v, i) + " " + e.typeString(v.Type, s.File)
 	}
 	var results []string // types of the payload's results
-	var names []string   // what each result is, for comments
 	var consumed []bool  // whether the benchmark must consume it
 	anySink := false
 	for _, v := range s.Outputs {
@@ -365,7 +366,6 @@ func (e *emitter) segment(s *Segment) (string, error) {
 	}
 	for _, v := range s.Outputs {
 		results = append(results, e.typeString(v.Type, s.File))
-		names = append(names, v.Name)
 		consumed = append(consumed, v.Sink || !anySink)
 	}
 	var code string
@@ -385,7 +385,6 @@ func (e *emitter) segment(s *Segment) (string, error) {
 	}
 	for _, d := range discards {
 		results = append(results, e.typeString(d.typ, s.File))
-		names = append(names, "a value the segment drops")
 		consumed = append(consumed, true)
 	}
 	pos := s.Pos

@@ -184,16 +184,20 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 
+	// A package whose generated code fails in a way no segment can be
+	// blamed for keeps its file as it was; the others go on.
+	var failed []error
 	done := map[string]bool{}
 	for _, p := range pkgs {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
+		done[p.Dir] = true
 		src, err := checked(ctx, p, segs, logf)
 		if err != nil {
-			return res, err
+			failed = append(failed, fmt.Errorf("%s: %w", p.PkgPath, err))
+			continue
 		}
-		done[p.Dir] = true
 		if err := res.settle(p.Dir, src, opts.Check, logf); err != nil {
 			return res, err
 		}
@@ -237,7 +241,7 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	sort.Strings(res.Stale)
-	return res, nil
+	return res, errors.Join(failed...)
 }
 
 // minVersion is the oldest Go version whose language the recording and
