@@ -253,7 +253,7 @@ func goTool(t *testing.T, dir string, args ...string) string {
 func TestGenerateOldGo(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod": "module example.com/old\n\ngo 1.16\n",
+		"go.mod": "module example.com/old\n\ngo 1.15\n",
 		"old.go": "package old\n\n// Twice doubles x.\n//\n//mbench:bench Twice\nfunc Twice(x int) int { return 2 * x }\n",
 	}
 	for name, content := range files {
@@ -262,8 +262,8 @@ func TestGenerateOldGo(t *testing.T) {
 		}
 	}
 	_, err := Generate(context.Background(), Options{Dir: dir})
-	if err == nil || !strings.Contains(err.Error(), "example.com/old: the generated code needs go1.18 or later") {
-		t.Errorf("Generate on a go 1.16 module: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "example.com/old: the generated code needs go1.16 or later") {
+		t.Errorf("Generate on a go 1.15 module: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "testdata")); !os.IsNotExist(err) {
 		t.Errorf("Generate recorded inputs of a module it refused: %v", err)
