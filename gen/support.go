@@ -15,6 +15,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // codecFiles is the source of package gen/internal/codec, which mbench
@@ -28,7 +30,12 @@ var codecFiles embed.FS
 // load recorded values and compare them — mbenchSet, mbenchLoad,
 // mbenchEqual, mbenchDiff, mbenchClone and their helpers — and the import
 // paths they use. It is the codec's source with every top-level name
-// prefixed with mbench. The declarations refer to the imported packages
+// prefixed with mbench, written for the oldest language version a
+// user's module may declare: the predeclared any, which Go 1.18 added,
+// is spelled interface{} (the codec uses no other construct newer than
+// Go 1.16: no generics, min, max, clear or range over an integer; the
+// standard library's newer functions are the toolchain's and compile
+// whatever the module's version). The declarations refer to the imported packages
 // by their own names ("sort"); supportSourceNamed renames them.
 func supportSource() (decls string, imports []string) {
 	s := support()
@@ -157,6 +164,7 @@ func renameCodec(prefix string, skip []string, importName func(path, name string
 			}
 		}
 		renameRefs(f, rename, pkgNames)
+		spellAny(f)
 		for _, d := range f.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 				continue
@@ -237,6 +245,19 @@ func renameRefs(f *ast.File, rename func(*ast.Ident), pkgNames map[string]string
 		}
 		return true
 	})
+}
+
+// spellAny replaces each use of the predeclared identifier any in f by
+// interface{}, which every language version accepts. The codec declares
+// nothing named any, so every any is the predeclared one.
+func spellAny(f *ast.File) {
+	astutil.Apply(f, func(c *astutil.Cursor) bool {
+		if id, ok := c.Node().(*ast.Ident); ok && id.Name == "any" {
+			// The positions keep the braces on one line when printed.
+			c.Replace(&ast.InterfaceType{Interface: id.Pos(), Methods: &ast.FieldList{Opening: id.Pos(), Closing: id.Pos()}})
+		}
+		return true
+	}, nil)
 }
 
 func contains(list []string, s string) bool {

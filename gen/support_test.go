@@ -50,7 +50,7 @@ func TestSupportSourceNames(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"func mbenchLoad(tb testing.TB, name string) []mbenchSet", "func (s mbenchSet) input(tb testing.TB, name, typ string, ptr any)", "func (s mbenchSet) output(tb testing.TB, name, typ string, ptr any)", "func mbenchEqual(a, b any) bool", "func mbenchDiff(a, b any) string", "func mbenchClone(dst, src any)"} {
+	for _, want := range []string{"func mbenchLoad(tb testing.TB, name string) []mbenchSet", "func (s mbenchSet) input(tb testing.TB, name, typ string, ptr interface{})", "func (s mbenchSet) output(tb testing.TB, name, typ string, ptr interface{})", "func mbenchEqual(a, b interface{}) bool", "func mbenchDiff(a, b interface{}) string", "func mbenchClone(dst, src interface{})"} {
 		if !strings.Contains(decls, want) {
 			t.Errorf("support source lacks %s", want)
 		}
@@ -58,6 +58,32 @@ func TestSupportSourceNames(t *testing.T) {
 	if strings.Contains(strings.Join(imports, " "), "mbench") {
 		t.Errorf("support source imports %v", imports)
 	}
+}
+
+// TestSupportSourceNoAny checks that the support source does not use the
+// predeclared any, which a module declaring a Go version before 1.18
+// cannot compile.
+func TestSupportSourceNoAny(t *testing.T) {
+	for _, decls := range []string{support().decls, supportNamedDecls(map[string]string{"sort": "mbenchsort"})} {
+		f, err := parser.ParseFile(token.NewFileSet(), "support.go", "package p\n"+decls, 0)
+		if err != nil {
+			t.Fatalf("support source does not parse: %v", err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == "any" {
+				t.Errorf("support source uses any at offset %d", id.Pos())
+			}
+			return true
+		})
+	}
+	if !strings.Contains(support().decls, "func mbenchEqual(a, b interface{}) bool") {
+		t.Errorf("support source lacks mbenchEqual with interface{} parameters")
+	}
+}
+
+func supportNamedDecls(names map[string]string) string {
+	decls, _ := supportSourceNamed(names)
+	return decls
 }
 
 // supportPackage is a package whose tests use the pasted support code the
@@ -123,12 +149,21 @@ func TestStale(t *testing.T) {
 
 // TestSupportEndToEnd pastes the support source into a test file of a
 // scratch module, records values for it with the codec, and runs go test.
+// The module declares go 1.16, the oldest version whose modules the go
+// command builds with their own language version (the generated code
+// goes into the user's package, under its go.mod), and go 1.18.
 func TestSupportEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	for _, v := range []string{"1.16", "1.18"} {
+		t.Run("go"+v, func(t *testing.T) { testSupportEndToEnd(t, v) })
+	}
+}
+
+func testSupportEndToEnd(t *testing.T, goVersion string) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, "go.mod"), "module example.com/fixture\n\ngo 1.18\n")
+	write(t, filepath.Join(root, "go.mod"), "module example.com/fixture\n\ngo "+goVersion+"\n")
 
 	// Package plain pastes supportSource. Package named declares sort
 	// and strconv itself, so its test file imports them under other

@@ -37,62 +37,56 @@ import (
 // warnings naming the benchmark, and a benchmark without a complete suite run
 // is left out with a warning.
 //
-// Collect fails if a benchmark has measurements from more than one instance
-// (optimize one machine's run at a time) or two measurements with the same
+// A benchmark measured on several instances (Coord.Instance: runs on
+// several machines gathered under one label) gets the instance as its
+// outermost level: instances in increasing order of name, each laid out as
+// above with the same Forks and Iterations, and each cut to the number of
+// complete suite runs of the instance with fewest, so that every instance
+// contributes the same rectangle; an instance without a complete suite run
+// is left out, with a warning.
+//
+// Collect fails if a benchmark has two measurements with the same
 // coordinates, or if full has a negative field. Benchmarks are returned in
 // the order of bench.Key.Compare.
 func Collect(ms []bench.Measurement, unit string, full Levels) ([]*Benchmark, []error, error) {
 	if full.SuiteRuns < 0 || full.Forks < 0 || full.Iterations < 0 {
 		return nil, nil, fmt.Errorf("collect: levels %v: a level is negative", full)
 	}
-	type iter struct {
-		at int
-		v  float64
-		ok bool // the measurement has a value in unit
-	}
-	type fork struct {
-		id    int
-		iters []iter
-	}
-	type suite struct {
-		id    int
-		forks []*fork
-	}
-	type data struct {
-		instance string
-		suites   []*suite
-	}
-	byKey := map[bench.Key]*data{}
+	byKey := map[bench.Key][]*instanceRuns{}
 	for k := range ms {
 		m := &ms[k]
 		if m.Coord.Phase != bench.Measure {
 			continue
 		}
-		d := byKey[m.Key]
-		if d == nil {
-			d = &data{instance: m.Coord.Instance}
-			byKey[m.Key] = d
+		insts := byKey[m.Key]
+		h := slices.IndexFunc(insts, func(in *instanceRuns) bool { return in.name == m.Coord.Instance })
+		if h < 0 {
+			insts = append(insts, &instanceRuns{name: m.Coord.Instance})
+			byKey[m.Key] = insts
+			h = len(insts) - 1
 		}
-		if m.Coord.Instance != d.instance {
-			return nil, nil, fmt.Errorf("benchmark %s: measurements from instances %q and %q; optimize one instance's run at a time", m.Key, d.instance, m.Coord.Instance)
-		}
-		i := slices.IndexFunc(d.suites, func(s *suite) bool { return s.id == m.Coord.SuiteRun })
+		in := insts[h]
+		i := slices.IndexFunc(in.suites, func(s *suiteRun) bool { return s.id == m.Coord.SuiteRun })
 		if i < 0 {
-			d.suites = append(d.suites, &suite{id: m.Coord.SuiteRun})
-			i = len(d.suites) - 1
+			in.suites = append(in.suites, &suiteRun{id: m.Coord.SuiteRun})
+			i = len(in.suites) - 1
 		}
-		s := d.suites[i]
-		j := slices.IndexFunc(s.forks, func(f *fork) bool { return f.id == m.Coord.Fork })
+		s := in.suites[i]
+		j := slices.IndexFunc(s.forks, func(f *forkRun) bool { return f.id == m.Coord.Fork })
 		if j < 0 {
-			s.forks = append(s.forks, &fork{id: m.Coord.Fork})
+			s.forks = append(s.forks, &forkRun{id: m.Coord.Fork})
 			j = len(s.forks) - 1
 		}
 		f := s.forks[j]
-		if slices.ContainsFunc(f.iters, func(it iter) bool { return it.at == m.Coord.Iteration }) {
-			return nil, nil, fmt.Errorf("benchmark %s: two measurements at suite run %d, fork %d, iteration %d", m.Key, m.Coord.SuiteRun, m.Coord.Fork, m.Coord.Iteration)
+		if slices.ContainsFunc(f.iters, func(it iterValue) bool { return it.at == m.Coord.Iteration }) {
+			where := ""
+			if m.Coord.Instance != "" {
+				where = fmt.Sprintf("instance %q, ", m.Coord.Instance)
+			}
+			return nil, nil, fmt.Errorf("benchmark %s: two measurements at %ssuite run %d, fork %d, iteration %d", m.Key, where, m.Coord.SuiteRun, m.Coord.Fork, m.Coord.Iteration)
 		}
 		v, ok := m.Get(unit)
-		f.iters = append(f.iters, iter{m.Coord.Iteration, v, ok})
+		f.iters = append(f.iters, iterValue{m.Coord.Iteration, v, ok})
 	}
 
 	keys := make([]bench.Key, 0, len(byKey))
@@ -103,70 +97,151 @@ func Collect(ms []bench.Measurement, unit string, full Levels) ([]*Benchmark, []
 	var out []*Benchmark
 	var warnings []error
 	for _, key := range keys {
-		d := byKey[key]
-		slices.SortFunc(d.suites, func(a, b *suite) int { return cmp.Compare(a.id, b.id) })
-		want := full
-		for _, s := range d.suites {
-			slices.SortFunc(s.forks, func(a, b *fork) int { return cmp.Compare(a.id, b.id) })
+		b, ws := collectOne(key, byKey[key], unit, full)
+		warnings = append(warnings, ws...)
+		if b != nil {
+			out = append(out, b)
+		}
+	}
+	return out, warnings, nil
+}
+
+// The measurements of one benchmark as Collect gathers them.
+type (
+	instanceRuns struct {
+		name   string
+		suites []*suiteRun
+	}
+	suiteRun struct {
+		id    int
+		forks []*forkRun
+	}
+	forkRun struct {
+		id    int
+		iters []iterValue
+	}
+	iterValue struct {
+		at int
+		v  float64
+		ok bool // the measurement has a value in unit
+	}
+)
+
+// collectOne lays out one benchmark's measurements on its instances insts;
+// nil when nothing is complete, which a warning says.
+func collectOne(key bench.Key, insts []*instanceRuns, unit string, full Levels) (*Benchmark, []error) {
+	slices.SortFunc(insts, func(a, b *instanceRuns) int { return cmp.Compare(a.name, b.name) })
+	want := full
+	for _, in := range insts {
+		slices.SortFunc(in.suites, func(a, b *suiteRun) int { return cmp.Compare(a.id, b.id) })
+		for _, s := range in.suites {
+			slices.SortFunc(s.forks, func(a, b *forkRun) int { return cmp.Compare(a.id, b.id) })
 			if full.Forks == 0 {
 				want.Forks = max(want.Forks, len(s.forks))
 			}
 			for _, f := range s.forks {
-				f.iters = slices.DeleteFunc(f.iters, func(it iter) bool { return !it.ok })
-				slices.SortFunc(f.iters, func(a, b iter) int { return cmp.Compare(a.at, b.at) })
+				f.iters = slices.DeleteFunc(f.iters, func(it iterValue) bool { return !it.ok })
+				slices.SortFunc(f.iters, func(a, b iterValue) int { return cmp.Compare(a.at, b.at) })
 				if full.Iterations == 0 {
 					want.Iterations = max(want.Iterations, len(f.iters))
 				}
 			}
 		}
-		if want.Forks == 0 || want.Iterations == 0 {
-			warnings = append(warnings, fmt.Errorf("benchmark %s: no measurements in %s; left out", key, unit))
+	}
+	if want.Forks == 0 || want.Iterations == 0 {
+		return nil, []error{fmt.Errorf("benchmark %s: no measurements in %s; left out", key, unit)}
+	}
+	var warnings []error
+	multi := len(insts) > 1
+	var kept []string
+	var runs [][][]float64 // per kept instance, per complete suite run, its values
+	for _, in := range insts {
+		name := fmt.Sprintf("benchmark %s", key)
+		if multi {
+			name = fmt.Sprintf("benchmark %s, instance %q", key, in.name)
+		}
+		suites, ws := layoutInstance(name, in, want, full)
+		warnings = append(warnings, ws...)
+		if len(suites) > 0 {
+			kept = append(kept, in.name)
+			runs = append(runs, suites)
+		}
+	}
+	if len(runs) == 0 {
+		if multi {
+			warnings = append(warnings, fmt.Errorf("benchmark %s: no instance has a complete suite run; left out", key))
+		}
+		return nil, warnings
+	}
+	used := len(runs[0])
+	for _, r := range runs {
+		used = min(used, len(r))
+	}
+	for k, r := range runs {
+		if len(r) > used {
+			warnings = append(warnings, fmt.Errorf("benchmark %s: instance %q has %d complete suite runs, another only %d; using the first %d of each", key, kept[k], len(r), used, used))
+		}
+	}
+	b := &Benchmark{Key: key, Levels: want}
+	b.Levels.SuiteRuns = used
+	if len(runs) > 1 {
+		b.Instances = len(runs)
+	}
+	for _, r := range runs {
+		for _, vs := range r[:used] {
+			b.Values = append(b.Values, vs...)
+		}
+	}
+	return b, warnings
+}
+
+// layoutInstance returns the values of each complete suite run of one
+// instance in levels want (at most full.SuiteRuns of them when that is
+// set), with warnings that begin with name.
+func layoutInstance(name string, in *instanceRuns, want, full Levels) ([][]float64, []error) {
+	var warnings []error
+	var out [][]float64
+	var dropped []string
+	extra := false
+	for _, s := range in.suites {
+		if full.SuiteRuns > 0 && len(out) == full.SuiteRuns {
+			extra = true
 			continue
+		}
+		if why := incomplete(len(s.forks), want, func(i int) int { return len(s.forks[i].iters) }); why != "" {
+			dropped = append(dropped, fmt.Sprintf("suite run %d %s", s.id, why))
+			continue
+		}
+		if len(s.forks) > want.Forks {
+			extra = true
 		}
 		var values []float64
-		var dropped []string
-		extra := false
-		used := 0
-		for _, s := range d.suites {
-			if full.SuiteRuns > 0 && used == full.SuiteRuns {
-				extra = true
-				continue
-			}
-			if why := incomplete(len(s.forks), want, func(i int) int { return len(s.forks[i].iters) }); why != "" {
-				dropped = append(dropped, fmt.Sprintf("suite run %d %s", s.id, why))
-				continue
-			}
-			if len(s.forks) > want.Forks {
+		for _, f := range s.forks[:want.Forks] {
+			if len(f.iters) > want.Iterations {
 				extra = true
 			}
-			for _, f := range s.forks[:want.Forks] {
-				if len(f.iters) > want.Iterations {
-					extra = true
-				}
-				for _, it := range f.iters[:want.Iterations] {
-					values = append(values, it.v)
-				}
+			for _, it := range f.iters[:want.Iterations] {
+				values = append(values, it.v)
 			}
-			used++
 		}
-		if extra {
-			warnings = append(warnings, fmt.Errorf("benchmark %s: more measurements than levels %v; the extra ones are ignored", key, full))
-		}
-		if used == 0 {
-			warnings = append(warnings, fmt.Errorf("benchmark %s: no complete suite run of %d forks × %d iterations (%s); left out", key, want.Forks, want.Iterations, strings.Join(dropped, ", ")))
-			continue
-		}
-		if len(dropped) > 0 || used < full.SuiteRuns {
-			why := strings.Join(dropped, ", ")
-			if used+len(dropped) < full.SuiteRuns {
-				why = strings.Join(append(dropped, fmt.Sprintf("%d of %d suite runs missing", full.SuiteRuns-used-len(dropped), full.SuiteRuns)), ", ")
-			}
-			warnings = append(warnings, fmt.Errorf("benchmark %s: using %d complete suite runs of %d forks × %d iterations; %s", key, used, want.Forks, want.Iterations, why))
-		}
-		want.SuiteRuns = used
-		out = append(out, &Benchmark{Key: key, Levels: want, Values: values})
+		out = append(out, values)
 	}
-	return out, warnings, nil
+	used := len(out)
+	if extra {
+		warnings = append(warnings, fmt.Errorf("%s: more measurements than levels %v; the extra ones are ignored", name, full))
+	}
+	if used == 0 {
+		warnings = append(warnings, fmt.Errorf("%s: no complete suite run of %d forks × %d iterations (%s); left out", name, want.Forks, want.Iterations, strings.Join(dropped, ", ")))
+		return nil, warnings
+	}
+	if len(dropped) > 0 || used < full.SuiteRuns {
+		why := strings.Join(dropped, ", ")
+		if used+len(dropped) < full.SuiteRuns {
+			why = strings.Join(append(dropped, fmt.Sprintf("%d of %d suite runs missing", full.SuiteRuns-used-len(dropped), full.SuiteRuns)), ", ")
+		}
+		warnings = append(warnings, fmt.Errorf("%s: using %d complete suite runs of %d forks × %d iterations; %s", name, used, want.Forks, want.Iterations, why))
+	}
+	return out, warnings
 }
 
 // incomplete says why a suite run of forks forks (iters(i) measurement

@@ -145,7 +145,6 @@ func TestCollectMissingUnit(t *testing.T) {
 
 func TestCollectErrors(t *testing.T) {
 	key := bench.Key{Name: "X"}
-	two := append(runOf(key, "a", 0, grid(1, 2, 3)), runOf(key, "b", 0, grid(1, 2, 3))...)
 	dup := runOf(key, "", 0, grid(1, 2, 3))
 	dup = append(dup, dup[2])
 	for name, c := range map[string]struct {
@@ -153,13 +152,56 @@ func TestCollectErrors(t *testing.T) {
 		full Levels
 		want string
 	}{
-		"two instances": {two, Levels{}, `instances "a" and "b"`},
-		"duplicate":     {dup, Levels{}, "two measurements at suite run 1, fork 1, iteration 2"},
-		"negative":      {dup[:1], Levels{SuiteRuns: -1, Forks: 0, Iterations: 0}, "negative"},
+		"duplicate":          {dup, Levels{}, "two measurements at suite run 1, fork 1, iteration 2"},
+		"duplicate instance": {runOf(key, "h", 0, [][]int{{2, 2}, {2, 2}})[:1], Levels{}, ""},
+		"negative":           {dup[:1], Levels{SuiteRuns: -1, Forks: 0, Iterations: 0}, "negative"},
 	} {
+		if c.want == "" {
+			h := runOf(key, "h", 0, grid(1, 2, 3))
+			c.ms, c.want = append(h, h[1]), `two measurements at instance "h", suite run 1, fork 1, iteration 1`
+		}
 		_, _, err := Collect(c.ms, "sec/op", c.full)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", name, err, c.want)
 		}
+	}
+}
+
+// TestCollectInstances: a benchmark measured on two instances gets them as
+// its outermost level, in order of name, each cut to the complete suite runs
+// of the instance with fewest; an instance without a complete suite run is
+// left out.
+func TestCollectInstances(t *testing.T) {
+	key := bench.Key{Name: "X"}
+	b := runOf(key, "b", 1, grid(3, 2, 3))
+	for i := range b {
+		b[i].Values[0].Value += 1000
+	}
+	ms := append(b, runOf(key, "a", 1, grid(2, 2, 3))...)
+	newRand(2).Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
+	bs, warns, err := Collect(ms, "sec/op", Levels{})
+	if err != nil || len(bs) != 1 {
+		t.Fatalf("Collect: %v, %d benchmarks", err, len(bs))
+	}
+	l := Levels{SuiteRuns: 2, Forks: 2, Iterations: 3}
+	want := expect(l)
+	for _, v := range expect(l) {
+		want = append(want, v+1000)
+	}
+	if got := bs[0]; got.Levels != l || got.Instances != 2 || !slices.Equal(got.Values, want) {
+		t.Errorf("levels %v on %d instances, values %v; want %v on 2, %v", got.Levels, got.Instances, got.Values, l, want)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Error(), `instance "b" has 3 complete suite runs, another only 2`) {
+		t.Errorf("warnings %v, want one about instance b's third suite run", warns)
+	}
+
+	// Instance c has no complete suite run: left out, named.
+	ms = append(runOf(key, "a", 0, grid(2, 2, 3)), runOf(key, "c", 0, [][]int{{3}})...)
+	bs, warns, err = Collect(ms, "sec/op", Levels{})
+	if err != nil || len(bs) != 1 || bs[0].Instances != 0 || bs[0].Levels != l {
+		t.Fatalf("Collect: %v, benchmarks %v", err, bs)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Error(), `instance "c": no complete suite run`) {
+		t.Errorf("warnings %v, want one leaving out instance c", warns)
 	}
 }

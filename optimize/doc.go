@@ -9,10 +9,12 @@
 // A full run measures every benchmark in the same Levels: S suite runs, I
 // forks of the benchmark in each suite run, D measurement iterations in
 // each fork, of one iteration time each — Japke et al. 2025's (suite runs,
-// iterations, duration), §2 and §4.1, without the cloud-instance level,
-// which the paper does not optimise either. A Benchmark holds one
-// benchmark's S·I·D values (one unit, typically sec/op); Collect lays them
-// out from the coordinates of `mbench run -levels` measurements. A smaller
+// iterations, duration), §2 and §4.1 — on N instances: the machines of the
+// paper's cloud setting, runs on several machines gathered under one label.
+// A Benchmark holds one benchmark's N·S·I·D values (one unit, typically
+// sec/op); Collect lays them out from the coordinates of `mbench run
+// -levels` measurements. Most runs have one instance, and everything below
+// is then the paper's; "Instances" says what several change. A smaller
 // configuration (s, i, d) is simulated by its prefix: the first s suite
 // runs, the first i forks of each, the first d iterations of each fork
 // (§3.1). Its cost is s·i·d iterations (times the iteration time): the
@@ -42,6 +44,22 @@
 // of §4.2: the minimum configuration (the cheapest candidate; (1, 3, 1) for
 // the paper's (3, 5, 5), as the authors' code has it) and a random
 // candidate, drawn uniformly per benchmark.
+//
+// # Instances
+//
+// A benchmark measured on N > 1 instances has one more level: a
+// configuration is (n, s, i, d), n instances each in (s, i, d), costing
+// n·s·i·d. Its RCIW is the relative width of a bootstrap interval that
+// draws n of the N instances with replacement and then each drawn
+// instance's measurements of (s, i, d) (stats.NestedSample), so that it is
+// stable on few instances only when the instances agree; its result r is
+// that of the first n instances. The search runs over instances first: the
+// plan is the cheapest stable configuration on the fewest instances that
+// have one, each instance being a machine of its own whose build, warm-up
+// and process start-ups the iteration count leaves out. A plan records the
+// instances of the full run and of each benchmark; `mbench run -plan`
+// measures one machine and says when a plan asks for more
+// (Plan.InstanceNote).
 //
 // # Cost
 //

@@ -52,8 +52,13 @@ func write(w io.Writer, f Format, text func(io.Writer) error, form func() any) e
 
 func (r *Report) writeText(w io.Writer) error {
 	o := r.Options
-	fmt.Fprintf(w, "full configuration %v (suite runs × forks × iterations) of %v; metric %s, threshold %s\n\n",
-		r.Levels, o.IterTime, o.Metric, pct(o.Threshold))
+	if r.Instances > 1 {
+		fmt.Fprintf(w, "full configuration %d×%v (instances × suite runs × forks × iterations) of %v; metric %s, threshold %s\n\n",
+			r.Instances, r.Levels, o.IterTime, o.Metric, pct(o.Threshold))
+	} else {
+		fmt.Fprintf(w, "full configuration %v (suite runs × forks × iterations) of %v; metric %s, threshold %s\n\n",
+			r.Levels, o.IterTime, o.Metric, pct(o.Threshold))
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "benchmark\tfull\tplan\tmetric\ttime full\ttime plan\tchange\tminimum\trandom\t\n")
 	cls := benchunit.ClassOf(r.Unit)
@@ -62,8 +67,8 @@ func (r *Report) writeText(w io.Writer) error {
 		if !res.Plan.Stable {
 			flag = "not stable"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%v\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", res.Key, benchunit.Scale(res.Full.Result, cls), res.Plan.Levels,
-			pct(res.Plan.Metric), iterTime(res.Full.Levels.Total(), o.IterTime), iterTime(res.Plan.Levels.Total(), o.IterTime),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", res.Key, benchunit.Scale(res.Full.Result, cls), r.config(res.Plan),
+			pct(res.Plan.Metric), iterTime(res.Full.cost(), o.IterTime), iterTime(res.Plan.cost(), o.IterTime),
 			pct(res.Plan.Change), pct(res.Minimum.Change), pct(res.Random.Change), flag)
 	}
 	if err := tw.Flush(); err != nil {
@@ -113,11 +118,24 @@ func (r *ReplayReport) writeText(w io.Writer) error {
 			if c.Outcome() == TrueNegative {
 				continue
 			}
-			fmt.Fprintf(w, "%s → %s %s: full %s, plan %v %s (%s)\n", p.Old, p.New, c.Key,
-				changeWord(c.Full), c.Levels, changeWord(c.Plan), c.Outcome().word())
+			plan := c.Levels.String()
+			if c.Instances > 1 {
+				plan = fmt.Sprintf("%d×%v", c.Instances, c.Levels)
+			}
+			fmt.Fprintf(w, "%s → %s %s: full %s, plan %s %s (%s)\n", p.Old, p.New, c.Key,
+				changeWord(c.Full), plan, changeWord(c.Plan), c.Outcome().word())
 		}
 	}
 	return nil
+}
+
+// config writes a choice's configuration: "S,I,D", and "N×S,I,D" with its
+// instances when the report has several.
+func (r *Report) config(c Choice) string {
+	if r.Instances > 1 {
+		return fmt.Sprintf("%d×%v", max(1, c.Instances), c.Levels)
+	}
+	return c.Levels.String()
 }
 
 // changeWord says what a detection found, with its change.

@@ -8,7 +8,7 @@ import (
 
 // The JSON forms of reports, which docs/formats.md specifies.
 
-func levelsOf(l Levels) levelsJSON { return levelsJSON{l.SuiteRuns, l.Forks, l.Iterations} }
+func levelsOf(l Levels) levelsJSON { return levelsWith(1, l) }
 
 type choiceJSON struct {
 	Levels levelsJSON   `json:"levels"`
@@ -19,7 +19,7 @@ type choiceJSON struct {
 }
 
 func (c Choice) json() choiceJSON {
-	return choiceJSON{levelsOf(c.Levels), bench.Number(c.Metric), c.Stable, bench.Number(c.Result), bench.Number(c.Change)}
+	return choiceJSON{levelsWith(c.Instances, c.Levels), bench.Number(c.Metric), c.Stable, bench.Number(c.Result), bench.Number(c.Change)}
 }
 
 type summaryJSON struct {
@@ -59,7 +59,7 @@ func (r *Report) json() any {
 		Random     summaryJSON `json:"random"`
 	}{
 		Metric: r.Options.Metric.String(), Threshold: r.Options.Threshold, IterTime: r.Options.IterTime.String(),
-		Levels: levelsOf(r.Levels), Plan: r.Plan.json(), Minimum: r.Minimum.json(), Random: r.Random.json(),
+		Levels: levelsWith(r.Instances, r.Levels), Plan: r.Plan.json(), Minimum: r.Minimum.json(), Random: r.Random.json(),
 		Full: summaryJSON{Iterations: r.FullIterations, Seconds: r.FullTime.Seconds(), Stable: -1, Within1: 1, Within3: 1, Within5: 1},
 	}
 	for _, res := range r.Results {
@@ -114,7 +114,7 @@ func (r *ReplayReport) json() any {
 	for _, p := range r.Pairs {
 		jp := pair{Old: p.Old, New: p.New, Counts: p.Counts.json()}
 		for _, c := range p.Comparisons {
-			jp.Comparisons = append(jp.Comparisons, comparison{c.Key.Package, c.Key.Name, c.Key.Procs, levelsOf(c.Levels),
+			jp.Comparisons = append(jp.Comparisons, comparison{c.Key.Package, c.Key.Name, c.Key.Procs, levelsWith(c.Instances, c.Levels),
 				detectionJSON{bench.Number(c.Full.Change), c.Full.Direction.String()},
 				detectionJSON{bench.Number(c.Plan.Change), c.Plan.Direction.String()},
 				strings.ReplaceAll(c.Outcome().word(), " ", "-")})

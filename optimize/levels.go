@@ -66,36 +66,57 @@ func minimum(full Levels) Levels {
 }
 
 // A Benchmark is one benchmark's measurements from a full run, laid out by
-// level: Values[(s·F + i)·I + d] is the value of measurement iteration d of
-// fork i of suite run s (all 0-based; F = Levels.Forks, I =
-// Levels.Iterations). The measurements of a smaller configuration l are the
-// prefix on every level: suite runs 0..l.SuiteRuns−1, forks 0..l.Forks−1 of
-// each, iterations 0..l.Iterations−1 of each fork (Japke et al. 2025 §3.1,
-// getMeasurements).
+// level: Values[((k·S + s)·F + i)·I + d] is the value of measurement
+// iteration d of fork i of suite run s on instance k (all 0-based; S =
+// Levels.SuiteRuns, F = Levels.Forks, I = Levels.Iterations). The
+// measurements of a smaller configuration l are the prefix on every level:
+// suite runs 0..l.SuiteRuns−1, forks 0..l.Forks−1 of each, iterations
+// 0..l.Iterations−1 of each fork (Japke et al. 2025 §3.1, getMeasurements),
+// on the first n instances (InstancePrefix).
 type Benchmark struct {
 	Key    bench.Key
 	Levels Levels
-	Values []float64
+	// Instances is the number of instances (machines) the benchmark was
+	// measured on, each in Levels; 0 means 1.
+	Instances int
+	Values    []float64
 }
 
 // NewBenchmark returns the benchmark whose value of suite run s, fork i,
 // iteration d is values[s][i][d]. values must be rectangular, non-empty on
 // every level, and finite.
 func NewBenchmark(key bench.Key, values [][][]float64) (*Benchmark, error) {
-	if len(values) == 0 || len(values[0]) == 0 || len(values[0][0]) == 0 {
+	return NewInstancesBenchmark(key, [][][][]float64{values})
+}
+
+// NewInstancesBenchmark returns the benchmark measured on len(values)
+// instances whose value of instance k, suite run s, fork i, iteration d is
+// values[k][s][i][d]. values must be rectangular, non-empty on every level,
+// and finite.
+func NewInstancesBenchmark(key bench.Key, values [][][][]float64) (*Benchmark, error) {
+	if len(values) == 0 || len(values[0]) == 0 || len(values[0][0]) == 0 || len(values[0][0][0]) == 0 {
 		return nil, fmt.Errorf("benchmark %s: no values", key)
 	}
-	l := Levels{SuiteRuns: len(values), Forks: len(values[0]), Iterations: len(values[0][0])}
-	b := &Benchmark{Key: key, Levels: l, Values: make([]float64, 0, l.Total())}
-	for s, forks := range values {
-		if len(forks) != l.Forks {
-			return nil, fmt.Errorf("benchmark %s: suite run %d has %d forks, suite run 0 has %d", key, s, len(forks), l.Forks)
+	l := Levels{SuiteRuns: len(values[0]), Forks: len(values[0][0]), Iterations: len(values[0][0][0])}
+	b := &Benchmark{Key: key, Levels: l, Instances: len(values), Values: make([]float64, 0, len(values)*l.Total())}
+	for k, runs := range values {
+		where := ""
+		if len(values) > 1 {
+			where = fmt.Sprintf("instance %d, ", k)
 		}
-		for i, iters := range forks {
-			if len(iters) != l.Iterations {
-				return nil, fmt.Errorf("benchmark %s: suite run %d, fork %d has %d iterations, the first fork has %d", key, s, i, len(iters), l.Iterations)
+		if len(runs) != l.SuiteRuns {
+			return nil, fmt.Errorf("benchmark %s: instance %d has %d suite runs, instance 0 has %d", key, k, len(runs), l.SuiteRuns)
+		}
+		for s, forks := range runs {
+			if len(forks) != l.Forks {
+				return nil, fmt.Errorf("benchmark %s: %ssuite run %d has %d forks, suite run 0 has %d", key, where, s, len(forks), l.Forks)
 			}
-			b.Values = append(b.Values, iters...)
+			for i, iters := range forks {
+				if len(iters) != l.Iterations {
+					return nil, fmt.Errorf("benchmark %s: %ssuite run %d, fork %d has %d iterations, the first fork has %d", key, where, s, i, len(iters), l.Iterations)
+				}
+				b.Values = append(b.Values, iters...)
+			}
 		}
 	}
 	if err := b.validate(); err != nil {
@@ -103,6 +124,9 @@ func NewBenchmark(key bench.Key, values [][][]float64) (*Benchmark, error) {
 	}
 	return b, nil
 }
+
+// instances returns the number of instances, at least 1.
+func (b *Benchmark) instances() int { return max(1, b.Instances) }
 
 // validate reports a benchmark whose levels or values cannot be used.
 func (b *Benchmark) validate() error {
@@ -112,8 +136,15 @@ func (b *Benchmark) validate() error {
 	if err := b.Levels.Validate(); err != nil {
 		return fmt.Errorf("benchmark %s: %w", b.Key, err)
 	}
-	if len(b.Values) != b.Levels.Total() {
-		return fmt.Errorf("benchmark %s: %d values for levels %v, want %d", b.Key, len(b.Values), b.Levels, b.Levels.Total())
+	if b.Instances < 0 || b.Instances > bench.MaxIterations {
+		return fmt.Errorf("benchmark %s: %d instances", b.Key, b.Instances)
+	}
+	if n := b.instances(); len(b.Values) != n*b.Levels.Total() {
+		of := ""
+		if n > 1 {
+			of = fmt.Sprintf("%d instances of ", n)
+		}
+		return fmt.Errorf("benchmark %s: %d values for %slevels %v, want %d", b.Key, len(b.Values), of, b.Levels, n*b.Levels.Total())
 	}
 	for k, v := range b.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -123,20 +154,61 @@ func (b *Benchmark) validate() error {
 	return nil
 }
 
-// Prefix appends to dst[:0] the measurements configuration l keeps, suite run
-// after suite run, fork after fork, and returns it. It panics if l is not
-// Within b.Levels.
+// Prefix appends to dst[:0] the measurements configuration l keeps on every
+// instance, instance after instance, suite run after suite run, fork after
+// fork, and returns it: InstancePrefix of all instances. It panics if l is
+// not Within b.Levels.
 func (b *Benchmark) Prefix(dst []float64, l Levels) []float64 {
-	if !l.Within(b.Levels) || l.Validate() != nil {
-		panic(fmt.Sprintf("optimize: levels %v outside %v", l, b.Levels))
-	}
+	return b.InstancePrefix(dst, b.instances(), l)
+}
+
+// InstancePrefix appends to dst[:0] the measurements configuration l keeps
+// on the first n instances and returns it. It panics if l is not Within
+// b.Levels or n is not between 1 and the number of instances.
+func (b *Benchmark) InstancePrefix(dst []float64, n int, l Levels) []float64 {
 	dst = dst[:0]
-	f, n := b.Levels.Forks, b.Levels.Iterations
-	for s := range l.SuiteRuns {
-		for i := range l.Forks {
-			at := (s*f + i) * n
-			dst = append(dst, b.Values[at:at+l.Iterations]...)
+	b.eachFork(n, l, func(_ int, fork []float64) { dst = append(dst, fork...) })
+	return dst
+}
+
+// eachFork calls yield with the instance and the measurements of each fork
+// configuration l keeps on the first n instances, in the order of the
+// layout. It panics as InstancePrefix does.
+func (b *Benchmark) eachFork(n int, l Levels, yield func(k int, fork []float64)) {
+	if !l.Within(b.Levels) || l.Validate() != nil || n < 1 || n > b.instances() {
+		panic(fmt.Sprintf("optimize: %d instances of levels %v outside %d of %v", n, l, b.instances(), b.Levels))
+	}
+	f, d := b.Levels.Forks, b.Levels.Iterations
+	for k := range n {
+		base := k * b.Levels.Total()
+		for s := range l.SuiteRuns {
+			for i := range l.Forks {
+				at := base + (s*f+i)*d
+				yield(k, b.Values[at:at+l.Iterations])
+			}
 		}
 	}
-	return dst
+}
+
+// instanceForks returns the measurements configuration l keeps on the first
+// n instances, by instance, then fork: the layout of stats.Bootstrap.Nested.
+func (b *Benchmark) instanceForks(n int, l Levels) [][][]float64 {
+	out := make([][][]float64, n)
+	b.eachFork(n, l, func(k int, fork []float64) { out[k] = append(out[k], fork) })
+	return out
+}
+
+// instanceData returns, for each of the benchmark's instances, the
+// measurements configuration l keeps there as one group: the layout of
+// stats.NewNestedSample for resampling instances and then measurements
+// within each, pooled as Japke et al. 2025 pool them.
+func (b *Benchmark) instanceData(l Levels) [][][]float64 {
+	out := make([][][]float64, b.instances())
+	b.eachFork(len(out), l, func(k int, fork []float64) {
+		if out[k] == nil {
+			out[k] = [][]float64{nil}
+		}
+		out[k][0] = append(out[k][0], fork...)
+	})
+	return out
 }

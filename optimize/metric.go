@@ -160,6 +160,48 @@ func (e *evaluator) value(x []float64, limit float64, s1, s2 uint64) (v float64,
 	if e.metric == RCIWT {
 		se = stats.StdDev(x) / math.Sqrt(float64(len(x)))
 	}
+	return e.width(center, se, e.metric == RCIWT, fill, limit)
+}
+
+// nestedValue returns the metric of a configuration of a benchmark measured
+// on several instances: data holds each instance's measurements of the
+// configuration (one group per instance), and m is the configuration's
+// number of instances. Its bootstrap draws m instances uniformly with
+// replacement from all of them, and the measurements of each drawn instance
+// as Percentile does, so that the interval's width is the spread of the
+// result a run on m instances of this kind would give: for m = 1 it
+// includes the differences between instances whole. RCIW₁ and RCIW₃ are
+// the relative widths of its percentile interval of the mean and the
+// median; RCIW₂ uses the percentile interval of the mean too, the
+// bootstrap-t having no three-level form here. CV and RMAD, which need no
+// resampling, are those of the first m instances' measurements pooled.
+// limit, s1, s2 and the results are those of value.
+func (e *evaluator) nestedValue(data [][][]float64, m int, limit float64, s1, s2 uint64) (v float64, exact bool) {
+	switch e.metric {
+	case CV, RMAD:
+		var x []float64
+		for _, inst := range data[:m] {
+			x = append(x, inst[0]...)
+		}
+		return e.value(x, limit, s1, s2)
+	}
+	e.evaluated++
+	ns, ok := stats.NewNestedSample(data, e.metric.Stat())
+	if !ok {
+		return math.NaN(), true
+	}
+	e.pcg.Seed(s1, s2)
+	fill := func(dst []float64) bool {
+		ns.Replicates(dst, m, e.rng)
+		return true
+	}
+	return e.width(ns.Center(), 1, false, fill, limit)
+}
+
+// width returns the relative width of the interval of the replicates fill
+// draws around center (se scales a bootstrap-t's), stopping early, as value
+// describes, when limit is not NaN.
+func (e *evaluator) width(center, se float64, studentized bool, fill func(dst []float64) bool, limit float64) (v float64, exact bool) {
 	nB := e.boot.Replicates
 	reps := e.reps[:nB]
 	a := (1 - e.boot.Level) / 2
@@ -190,10 +232,9 @@ func (e *evaluator) value(x []float64, limit float64, s1, s2 uint64) (v float64,
 		return math.NaN(), true
 	}
 	var iv stats.Interval
-	switch e.metric {
-	case RCIWT:
+	if studentized {
 		iv = stats.Interval{Center: center, Lo: center - quantile7(reps, 1-a)*se, Hi: center - quantile7(reps, a)*se}
-	default:
+	} else {
 		iv = stats.Interval{Center: center, Lo: quantile7(reps, a), Hi: quantile7(reps, 1-a)}
 	}
 	return iv.RelWidth(), true

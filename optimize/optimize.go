@@ -104,6 +104,10 @@ func checkBootstrap(b stats.Bootstrap) error {
 // A Choice is one configuration of a benchmark and what it gives.
 type Choice struct {
 	Levels Levels
+	// Instances is the number of instances the configuration measures on,
+	// each in Levels: the first Instances of the benchmark's. It is 0 for a
+	// benchmark measured on one instance.
+	Instances int
 	// Metric is the stability metric of the configuration's measurements;
 	// NaN when it was not needed (see Result.Full).
 	Metric float64
@@ -160,8 +164,11 @@ type Report struct {
 	// Levels is the full run's configuration: the largest levels among
 	// the benchmarks (a benchmark of an interrupted run may have fewer
 	// suite runs).
-	Levels  Levels
-	Results []Result // in the order of the benchmarks
+	Levels Levels
+	// Instances is the most instances any benchmark was measured on; 0
+	// when every benchmark was measured on one.
+	Instances int
+	Results   []Result // in the order of the benchmarks
 	// FullIterations is the number of measurement iterations of every
 	// benchmark's full configuration, FullTime their duration.
 	FullIterations int
@@ -203,6 +210,9 @@ func Optimize(bs []*Benchmark, opts Options) (*Report, error) {
 		l.SuiteRuns = max(l.SuiteRuns, b.Levels.SuiteRuns)
 		l.Forks = max(l.Forks, b.Levels.Forks)
 		l.Iterations = max(l.Iterations, b.Levels.Iterations)
+		if b.instances() > 1 {
+			rep.Instances = max(rep.Instances, b.instances())
+		}
 	}
 	parallel(len(bs), opts.Workers, func() func(int) {
 		e := newEvaluator(opts.Metric, opts.Bootstrap)
@@ -218,7 +228,7 @@ func Optimize(bs []*Benchmark, opts Options) (*Report, error) {
 		}
 	})
 	for _, r := range rep.Results {
-		rep.FullIterations += r.Full.Levels.Total()
+		rep.FullIterations += r.Full.cost()
 	}
 	rep.FullTime = time.Duration(rep.FullIterations) * opts.IterTime
 	rep.Plan = summarize(rep, func(r *Result) Choice { return r.Plan })
@@ -240,9 +250,11 @@ func NewPlan(r *Report) *Plan {
 		Bootstrap: r.Options.Bootstrap,
 		Seed:      r.Options.Seed,
 		MinForks:  r.Options.MinForks,
+		Instances: r.Instances,
 	}
 	for _, res := range r.Results {
-		p.Benchmarks = append(p.Benchmarks, PlanBenchmark{Key: res.Key, Levels: res.Plan.Levels, Metric: res.Plan.Metric, Stable: res.Plan.Stable})
+		p.Benchmarks = append(p.Benchmarks, PlanBenchmark{Key: res.Key, Levels: res.Plan.Levels, Instances: res.Plan.Instances,
+			Metric: res.Plan.Metric, Stable: res.Plan.Stable})
 	}
 	return p
 }
@@ -254,60 +266,119 @@ const (
 	streamReplay
 )
 
+// A config is a configuration on a number of instances.
+type config struct {
+	n int // instances
+	l Levels
+}
+
+// cost returns the configuration's measurement iterations, n·s·i·d.
+func (c config) cost() int { return c.n * c.l.Total() }
+
+// cost returns the choice's measurement iterations.
+func (c Choice) cost() int { return max(1, c.Instances) * c.Levels.Total() }
+
+// configs returns the configurations of a benchmark measured on n
+// instances: every candidate of cs on 1 instance, then on 2, and so on to
+// n, each in the order of cs (cheapest first). For one instance they are
+// cs.
+func configs(cs []Levels, n int) []config {
+	out := make([]config, 0, n*len(cs))
+	for k := 1; k <= n; k++ {
+		for _, l := range cs {
+			out = append(out, config{k, l})
+		}
+	}
+	return out
+}
+
+// before reports whether configuration a with metric ma is preferred to b
+// with metric mb: fewer instances, then a lower cost, then a lower metric.
+func before(a config, ma float64, b config, mb float64) bool {
+	switch {
+	case a.n != b.n:
+		return a.n < b.n
+	case a.cost() != b.cost():
+		return a.cost() < b.cost()
+	}
+	return ma < mb
+}
+
 // optimizeOne runs Algorithm 1 on one benchmark with candidates cs. With
 // exhaustive set it evaluates every candidate fully and picks from all of
 // them, the definition the search must agree with.
+//
+// A benchmark measured on N > 1 instances has one more level: each
+// candidate of cs on 1..N instances, costing n·s·i·d. The metric of a
+// configuration on n instances resamples n of the N instances and the
+// measurements within each (evaluator.nestedValue), so that a
+// configuration on few instances is stable only when the instances agree;
+// its result is that of the first n instances. Instances are searched
+// first: the plan is the cheapest stable configuration on the fewest
+// instances that have one, since every instance is a machine of its own,
+// with a build, warm-up and process start-up that a cost in measurement
+// iterations does not count.
 func optimizeOne(e *evaluator, b *Benchmark, cs []Levels, opts *Options, exhaustive bool) Result {
 	kh := keyHash(b.Key)
 	stat := opts.Metric.Stat()
 	thr := opts.Threshold
-	metricOf := func(l Levels, limit float64) (float64, bool) {
-		e.buf = b.Prefix(e.buf, l)
-		s1, s2 := stream(opts.Seed, kh, streamMetric, 0, l)
-		return e.value(e.buf, limit, s1, s2)
+	nInst := b.instances()
+	metricOf := func(c config, limit float64) (float64, bool) {
+		s1, s2 := streamN(opts.Seed, kh, streamMetric, 0, c)
+		if nInst == 1 {
+			e.buf = b.Prefix(e.buf, c.l)
+			return e.value(e.buf, limit, s1, s2)
+		}
+		return e.nestedValue(b.instanceData(c.l), c.n, limit, s1, s2)
 	}
-	resultOf := func(l Levels) float64 {
-		e.buf = b.Prefix(e.buf, l)
+	resultOf := func(c config) float64 {
+		e.buf = b.InstancePrefix(e.buf, c.n, c.l)
 		return stat.Of(e.buf)
 	}
 	res := Result{Key: b.Key}
-	rFull := resultOf(b.Levels)
-	choice := func(l Levels, metric float64) Choice {
-		r := resultOf(l)
-		return Choice{Levels: l, Metric: metric, Stable: metric <= thr, Result: r, Change: math.Abs(r-rFull) / math.Abs(rFull)}
+	full := config{nInst, b.Levels}
+	rFull := resultOf(full)
+	choice := func(c config, metric float64) Choice {
+		r := resultOf(c)
+		ch := Choice{Levels: c.l, Metric: metric, Stable: metric <= thr, Result: r, Change: math.Abs(r-rFull) / math.Abs(rFull)}
+		if nInst > 1 {
+			ch.Instances = c.n
+		}
+		return ch
 	}
-	res.Full = choice(b.Levels, math.NaN())
+	res.Full = choice(full, math.NaN())
 
+	cfgs := configs(cs, nInst)
 	found := false
-	var best Levels
+	var best config
 	bestM := math.Inf(1)
 	if exhaustive {
-		for _, l := range cs {
-			m, _ := metricOf(l, math.NaN())
-			if m <= thr && (!found || l.Total() < best.Total() || l.Total() == best.Total() && m < bestM) {
-				found, best, bestM = true, l, m
+		for _, c := range cfgs {
+			m, _ := metricOf(c, math.NaN())
+			if m <= thr && (!found || before(c, m, best, bestM)) {
+				found, best, bestM = true, c, m
 			}
 		}
 	} else {
-		for i := 0; i < len(cs) && !found; {
-			cost := cs[i].Total()
-			for ; i < len(cs) && cs[i].Total() == cost; i++ {
+		for i := 0; i < len(cfgs) && !found; {
+			class := cfgs[i]
+			for ; i < len(cfgs) && cfgs[i].n == class.n && cfgs[i].cost() == class.cost(); i++ {
 				// Unstable configurations may stop early: their
 				// exact metric is never used.
-				m, exact := metricOf(cs[i], thr)
+				m, exact := metricOf(cfgs[i], thr)
 				if exact && m <= thr && m < bestM {
-					found, best, bestM = true, cs[i], m
+					found, best, bestM = true, cfgs[i], m
 				}
 			}
 		}
 	}
 	if found {
 		res.Plan = choice(best, bestM)
-		if best == b.Levels {
+		if best == full {
 			res.Full.Metric, res.Full.Stable = bestM, true
 		}
 	} else {
-		m, _ := metricOf(b.Levels, math.NaN())
+		m, _ := metricOf(full, math.NaN())
 		res.Full.Metric, res.Full.Stable = m, m <= thr
 		res.Plan = res.Full
 		// A full configuration with fewer than MinMeasurements
@@ -317,17 +388,17 @@ func optimizeOne(e *evaluator, b *Benchmark, cs []Levels, opts *Options, exhaust
 	}
 
 	if opts.Baselines {
-		minL := minimum(b.Levels)
-		m, _ := metricOf(minL, math.NaN())
-		res.Minimum = choice(minL, m)
-		randL := b.Levels
-		if len(cs) > 0 {
+		minC := config{1, minimum(b.Levels)}
+		m, _ := metricOf(minC, math.NaN())
+		res.Minimum = choice(minC, m)
+		randC := full
+		if len(cfgs) > 0 {
 			s1, s2 := stream(opts.Seed, kh, streamRandomBaseline, 0, Levels{})
 			e.pcg.Seed(s1, s2)
-			randL = cs[e.rng.IntN(len(cs))]
+			randC = cfgs[e.rng.IntN(len(cfgs))]
 		}
-		m, _ = metricOf(randL, math.NaN())
-		res.Random = choice(randL, m)
+		m, _ = metricOf(randC, math.NaN())
+		res.Random = choice(randC, m)
 	}
 	return res
 }
@@ -339,8 +410,8 @@ func summarize(r *Report, get func(*Result) Choice) Summary {
 	for k := range r.Results {
 		res := &r.Results[k]
 		c := get(res)
-		s.Iterations += c.Levels.Total()
-		full += res.Full.Levels.Total()
+		s.Iterations += c.cost()
+		full += res.Full.cost()
 		if c.Stable {
 			s.Stable++
 		}
@@ -410,6 +481,17 @@ func stream(seed, kh, purpose uint64, version int, l Levels) (uint64, uint64) {
 		h = mix(h ^ mix(v))
 	}
 	return seed, h
+}
+
+// streamN is stream for a configuration on c.n instances: stream itself
+// for one instance, so that a benchmark of one instance draws what it drew
+// before instances were a level.
+func streamN(seed, kh, purpose uint64, version int, c config) (uint64, uint64) {
+	s1, s2 := stream(seed, kh, purpose, version, c.l)
+	if c.n > 1 {
+		s2 = mix(s2 ^ mix(uint64(c.n)))
+	}
+	return s1, s2
 }
 
 // mix is the finaliser of SplitMix64 (Steele, Lea & Flood 2014), a

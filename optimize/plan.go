@@ -35,6 +35,10 @@ type Plan struct {
 	// MinForks is Options.MinForks of the optimisation; 0 or 1 when no
 	// minimum beyond MinMeasurements applied.
 	MinForks int
+	// Instances is the number of instances (machines) of the full run,
+	// each measured in Levels; 0 means 1, as in a plan from before
+	// instances were a level.
+	Instances int
 	// Benchmarks holds one entry per benchmark, each key once.
 	Benchmarks []PlanBenchmark
 }
@@ -43,6 +47,9 @@ type Plan struct {
 type PlanBenchmark struct {
 	Key    bench.Key
 	Levels Levels
+	// Instances is the number of instances to measure the benchmark on,
+	// each in Levels; 0 means 1.
+	Instances int
 	// Metric is the stability metric of the configuration in the full run,
 	// NaN if it was not finite.
 	Metric float64
@@ -70,6 +77,9 @@ func (p *Plan) Validate() error {
 	if p.Metric.bootstrapped() && !(p.Bootstrap.Level > 0 && p.Bootstrap.Level < 1 && p.Bootstrap.Replicates >= 1) {
 		return fmt.Errorf("bootstrap of %v replicates at level %v: want at least 1 at a level in (0,1)", p.Bootstrap.Replicates, p.Bootstrap.Level)
 	}
+	if p.Instances < 0 || p.Instances > maxInstances {
+		return fmt.Errorf("full run: %d instances: want between 1 and %d", p.Instances, maxInstances)
+	}
 	if len(p.Benchmarks) == 0 {
 		return errors.New("no benchmarks")
 	}
@@ -87,12 +97,48 @@ func (p *Plan) Validate() error {
 		if !b.Levels.Within(p.Levels) {
 			return fmt.Errorf("benchmark %d (%s): levels %v exceed the full run's %v", k+1, b.Key, b.Levels, p.Levels)
 		}
+		if b.Instances < 0 || max(1, b.Instances) > max(1, p.Instances) {
+			return fmt.Errorf("benchmark %d (%s): %d instances: want between 1 and the full run's %d", k+1, b.Key, b.Instances, max(1, p.Instances))
+		}
 		if first, ok := seen[b.Key]; ok {
 			return fmt.Errorf("benchmark %d (%s): duplicate of benchmark %d", k+1, b.Key, first)
 		}
 		seen[b.Key] = k + 1
 	}
 	return nil
+}
+
+// maxInstances bounds a plan's instances: more machines than this under
+// one label is a mistake in the file.
+const maxInstances = 100_000
+
+// MaxInstances returns the most instances any benchmark of the plan asks
+// for, at least 1.
+func (p *Plan) MaxInstances() int {
+	n := 1
+	for _, b := range p.Benchmarks {
+		n = max(n, b.Instances)
+	}
+	return n
+}
+
+// InstanceNote returns what a run of the plan on one machine must say when
+// the plan asks for several instances, or "" when it asks for one: a run
+// measures the machine it runs on, and the instances are that many runs on
+// as many machines, gathered under one label.
+func (p *Plan) InstanceNote() string {
+	n := p.MaxInstances()
+	if n < 2 {
+		return ""
+	}
+	many := 0
+	for _, b := range p.Benchmarks {
+		if b.Instances > 1 {
+			many++
+		}
+	}
+	return fmt.Sprintf("the plan asks for up to %d instances (%d of %d benchmarks on more than one); this run measures one: "+
+		"run it on %d machines under one -label, each with its own -instance, and analyse them together", n, many, len(p.Benchmarks), n)
 }
 
 // Lookup returns the configuration of the benchmark with key k.
@@ -119,25 +165,42 @@ type (
 		Benchmarks []json.RawMessage `json:"benchmarks"`
 	}
 	levelsJSON struct {
-		S int `json:"s"`
-		I int `json:"i"`
-		D int `json:"d"`
+		Instances int `json:"instances,omitempty"` // only when more than one
+		S         int `json:"s"`
+		I         int `json:"i"`
+		D         int `json:"d"`
 	}
 	bootstrapJSON struct {
 		Level      float64 `json:"level"`
 		Replicates int     `json:"replicates"`
 	}
 	planBenchmarkJSON struct {
-		Pkg    string   `json:"pkg"`
-		Name   string   `json:"name"`
-		Procs  int      `json:"procs"`
-		S      int      `json:"s"`
-		I      int      `json:"i"`
-		D      int      `json:"d"`
-		Metric *float64 `json:"metric"`
-		Stable bool     `json:"stable"`
+		Pkg       string   `json:"pkg"`
+		Name      string   `json:"name"`
+		Procs     int      `json:"procs"`
+		Instances int      `json:"instances,omitempty"` // only when more than one
+		S         int      `json:"s"`
+		I         int      `json:"i"`
+		D         int      `json:"d"`
+		Metric    *float64 `json:"metric"`
+		Stable    bool     `json:"stable"`
 	}
 )
+
+// multi returns n when it is more than 1 and 0 otherwise: the JSON forms
+// omit an instance count of one, so that a plan or report of one instance
+// reads as it did before instances were a level.
+func multi(n int) int {
+	if n > 1 {
+		return n
+	}
+	return 0
+}
+
+// levelsWith returns the JSON form of l on n instances.
+func levelsWith(n int, l Levels) levelsJSON {
+	return levelsJSON{multi(n), l.SuiteRuns, l.Forks, l.Iterations}
+}
 
 // WritePlan writes p as JSON, one line per benchmark so that plans diff
 // well. It refuses a plan that does not Validate.
@@ -156,7 +219,7 @@ func WritePlan(w io.Writer, p *Plan) error {
 		MinForks  int           `json:"min_forks,omitempty"`
 	}{
 		PlanFormat,
-		levelsJSON{p.Levels.SuiteRuns, p.Levels.Forks, p.Levels.Iterations},
+		levelsWith(p.Instances, p.Levels),
 		p.IterTime.String(),
 		p.Metric.String(),
 		p.Threshold,
@@ -173,7 +236,7 @@ func WritePlan(w io.Writer, p *Plan) error {
 	bw.WriteString(",\n  \"benchmarks\": [\n")
 	for k, b := range p.Benchmarks {
 		e := planBenchmarkJSON{
-			Pkg: b.Key.Package, Name: b.Key.Name, Procs: b.Key.Procs,
+			Pkg: b.Key.Package, Name: b.Key.Name, Procs: b.Key.Procs, Instances: multi(b.Instances),
 			S: b.Levels.SuiteRuns, I: b.Levels.Forks, D: b.Levels.Iterations,
 			Stable: b.Stable,
 		}
@@ -287,6 +350,7 @@ func readPlan(r io.Reader) (*Plan, error) {
 		Bootstrap: stats.Bootstrap{Level: pj.Bootstrap.Level, Replicates: pj.Bootstrap.Replicates},
 		Seed:      pj.Seed,
 		MinForks:  pj.MinForks,
+		Instances: pj.Levels.Instances,
 	}
 	var err error
 	if p.IterTime, err = time.ParseDuration(pj.IterTime); err != nil {
@@ -303,10 +367,11 @@ func readPlan(r io.Reader) (*Plan, error) {
 			return nil, fmt.Errorf("benchmark %d: %w", k+1, err)
 		}
 		b := PlanBenchmark{
-			Key:    bench.Key{Package: bj.Pkg, Name: bj.Name, Procs: bj.Procs},
-			Levels: Levels{SuiteRuns: bj.S, Forks: bj.I, Iterations: bj.D},
-			Metric: math.NaN(),
-			Stable: bj.Stable,
+			Key:       bench.Key{Package: bj.Pkg, Name: bj.Name, Procs: bj.Procs},
+			Levels:    Levels{SuiteRuns: bj.S, Forks: bj.I, Iterations: bj.D},
+			Instances: bj.Instances,
+			Metric:    math.NaN(),
+			Stable:    bj.Stable,
 		}
 		if bj.Metric != nil {
 			b.Metric = *bj.Metric

@@ -132,8 +132,10 @@ func (o Outcome) String() string {
 // A Comparison is one benchmark in one pair of versions.
 type Comparison struct {
 	Key bench.Key
-	// Levels is the plan's configuration of the benchmark.
+	// Levels is the plan's configuration of the benchmark, on Instances
+	// instances (0 for a plan of one).
 	Levels     Levels
+	Instances  int
 	Full, Plan Detection
 }
 
@@ -216,7 +218,13 @@ type ReplayReport struct {
 // configuration's.
 //
 // A benchmark missing from the plan, or whose plan asks for more than a
-// version measured, is not compared; a warning says so. Replay fails on
+// version measured, is not compared; a warning says so.
+//
+// A configuration on one instance, the plan's or the full one, gets the
+// paper's percentile interval of its measurements pooled; a configuration on
+// several instances gets stats.Bootstrap.Nested over its instances, forks
+// and iterations, the interval mbench compare gives such data, so that a
+// difference between the instances is not taken for a change. Replay fails on
 // fewer than two versions, an invalid plan, options that do not Validate, an invalid
 // benchmark, or a benchmark given twice in a version.
 func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, []error, error) {
@@ -229,18 +237,18 @@ func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, 
 	if err := opts.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("replay: %w", err)
 	}
-	planned := make(map[bench.Key]Levels, len(plan.Benchmarks))
+	planned := make(map[bench.Key]config, len(plan.Benchmarks))
 	for _, b := range plan.Benchmarks {
-		planned[b.Key] = b.Levels
+		planned[b.Key] = config{max(1, b.Instances), b.Levels}
 	}
 
 	// Every interval of a benchmark in a version is computed once and
 	// serves both pairs the version is in.
 	type task struct {
-		v          int
-		b          *Benchmark
-		levels     Levels
-		full, plan stats.Interval
+		v         int
+		b         *Benchmark
+		plan      config
+		full, got stats.Interval
 	}
 	var tasks []*task
 	index := make([]map[bench.Key]*task, len(versions))
@@ -255,7 +263,7 @@ func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, 
 			if _, dup := index[v][b.Key]; dup {
 				return nil, nil, fmt.Errorf("replay: version %s: benchmark %s given twice", ver.Label, b.Key)
 			}
-			l, ok := planned[b.Key]
+			c, ok := planned[b.Key]
 			if !ok {
 				if !unplanned[b.Key] {
 					warnings = append(warnings, fmt.Errorf("benchmark %s: not in the plan; not compared", b.Key))
@@ -264,12 +272,17 @@ func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, 
 				index[v][b.Key] = nil
 				continue
 			}
-			if !l.Within(b.Levels) {
-				warnings = append(warnings, fmt.Errorf("benchmark %s: the plan's levels %v exceed version %s's %v; not compared with it", b.Key, l, ver.Label, b.Levels))
+			if !c.l.Within(b.Levels) {
+				warnings = append(warnings, fmt.Errorf("benchmark %s: the plan's levels %v exceed version %s's %v; not compared with it", b.Key, c.l, ver.Label, b.Levels))
 				index[v][b.Key] = nil
 				continue
 			}
-			t := &task{v: v, b: b, levels: l}
+			if c.n > b.instances() {
+				warnings = append(warnings, fmt.Errorf("benchmark %s: the plan's %d instances exceed version %s's %d; not compared with it", b.Key, c.n, ver.Label, b.instances()))
+				index[v][b.Key] = nil
+				continue
+			}
+			t := &task{v: v, b: b, plan: c}
 			index[v][b.Key] = t
 			tasks = append(tasks, t)
 		}
@@ -278,16 +291,19 @@ func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, 
 		pcg := rand.NewPCG(0, 0)
 		r := rand.New(pcg)
 		var buf []float64
-		interval := func(t *task, kh uint64, l Levels) stats.Interval {
-			buf = t.b.Prefix(buf, l)
-			pcg.Seed(stream(opts.Seed, kh, streamReplay, t.v, l))
+		interval := func(t *task, kh uint64, c config) stats.Interval {
+			pcg.Seed(streamN(opts.Seed, kh, streamReplay, t.v, c))
+			if c.n > 1 {
+				return opts.Bootstrap.Nested(t.b.instanceForks(c.n, c.l), opts.Stat, r)
+			}
+			buf = t.b.InstancePrefix(buf, 1, c.l)
 			return opts.Bootstrap.Percentile(buf, opts.Stat, r)
 		}
 		return func(k int) {
 			t := tasks[k]
 			kh := keyHash(t.b.Key)
-			t.full = interval(t, kh, t.b.Levels)
-			t.plan = interval(t, kh, t.levels)
+			t.full = interval(t, kh, config{t.b.instances(), t.b.Levels})
+			t.got = interval(t, kh, t.plan)
 		}
 	})
 
@@ -300,10 +316,11 @@ func Replay(versions []Version, plan *Plan, opts ReplayOptions) (*ReplayReport, 
 				continue
 			}
 			c := Comparison{
-				Key:    b.Key,
-				Levels: nt.levels,
-				Full:   detect(ot.full, nt.full, opts.MinChange),
-				Plan:   detect(ot.plan, nt.plan, opts.MinChange),
+				Key:       b.Key,
+				Levels:    nt.plan.l,
+				Instances: multi(nt.plan.n),
+				Full:      detect(ot.full, nt.full, opts.MinChange),
+				Plan:      detect(ot.got, nt.got, opts.MinChange),
 			}
 			p.Counts.add(&c)
 			rep.Counts.add(&c)

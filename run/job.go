@@ -348,6 +348,9 @@ func (p *Prepared) resolveLevels() {
 		return
 	}
 	p.levels = make(map[*Target]Levels)
+	if j.Plan != nil && j.Plan.InstanceNote() != "" {
+		p.warnf("%s: %s", j.PlanFile, j.Plan.InstanceNote())
+	}
 	for i := range p.Targets {
 		t := &p.Targets[i]
 		if j.Plan == nil {

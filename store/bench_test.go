@@ -8,9 +8,18 @@ import (
 )
 
 // BenchmarkAppend measures a durable append of one measurement per call, as
-// the runner does after each iteration.
-func BenchmarkAppend(b *testing.B) {
-	s, _ := openTemp(b)
+// the runner does after each iteration, in each backend.
+func BenchmarkAppend(b *testing.B) { eachBackendB(b, benchmarkAppend) }
+
+// eachBackendB runs benchmark f against each backend.
+func eachBackendB(b *testing.B, f func(b *testing.B, open opener)) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) { f(b, be.open) })
+	}
+}
+
+func benchmarkAppend(b *testing.B, open opener) {
+	s, _ := open(b)
 	id, err := s.CreateRun(&bench.Run{})
 	if err != nil {
 		b.Fatal(err)
@@ -40,8 +49,10 @@ func BenchmarkAppend(b *testing.B) {
 }
 
 // BenchmarkLoad measures loading a run of 10,000 measurements.
-func BenchmarkLoad(b *testing.B) {
-	s, _ := openTemp(b)
+func BenchmarkLoad(b *testing.B) { eachBackendB(b, benchmarkLoad) }
+
+func benchmarkLoad(b *testing.B, open opener) {
+	s, _ := open(b)
 	id, err := s.CreateRun(&bench.Run{})
 	if err != nil {
 		b.Fatal(err)

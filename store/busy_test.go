@@ -238,10 +238,13 @@ func TestReaderWhileLocked(t *testing.T) {
 }
 
 // TestWriterProcesses has two processes write runs into one store at once,
-// with a busy timeout short enough that they often wait for each other,
-// while this one reads it.
-func TestWriterProcesses(t *testing.T) {
-	_, path := openTemp(t)
+// with a busy timeout short enough that they often wait for each other
+// (in SQLite; in PostgreSQL they take turns at the write lock), while this
+// one reads it.
+func TestWriterProcesses(t *testing.T) { eachBackend(t, testWriterProcesses) }
+
+func testWriterProcesses(t *testing.T, open opener) {
+	_, path := open(t)
 	const n = 100
 	var children []*child
 	for _, label := range []string{"a", "b"} {

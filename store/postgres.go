@@ -58,7 +58,12 @@ func openPostgres(dsn string, readOnly bool) (*Store, error) {
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = connectTimeout
 	}
-	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
+	// The connection is not pinged before each use: a connection that
+	// broke fails the next write, whatever the time since the last, and
+	// the Store stops writing (see withTx) instead of carrying on, on a
+	// new connection, sometimes.
+	noPing := stdlib.OptionShouldPing(func(context.Context, stdlib.ShouldPingParams) bool { return false })
+	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg, noPing)})
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.ConnectTimeout+5*time.Second)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/internal/pgtest"
@@ -309,4 +312,177 @@ func TestEscapeText(t *testing.T) {
 			t.Errorf("escapeText(%q) = %q, want it unchanged", s, e)
 		}
 	}
+}
+
+// TestWriterWaitsAndLosesConnection holds the store's write lock from
+// another connection, so that an Append waits for it inside its
+// transaction, and ends the Append's session there: the Append fails with
+// ErrConnectionLost and stores nothing, and another writer goes on.
+func TestWriterWaitsAndLosesConnection(t *testing.T) {
+	s, dsn := openPostgresTemp(t)
+	id, err := s.CreateRun(&bench.Run{Label: "waits"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	holder, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	if _, err := holder.Exec(ctx, fmt.Sprintf("SELECT pg_advisory_lock(%d)", int64(writeLock))); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Append(id, bench.Measurement{Key: bench.Key{Name: "B"}, N: 1, Values: []bench.Value{{Value: 1, Unit: "sec/op"}}})
+	}()
+	// Wait until the Append waits for the lock, then end its session.
+	for {
+		var n int
+		err := holder.QueryRow(ctx, `SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Append returned while another connection held the write lock: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := <-done; !errors.Is(err, ErrConnectionLost) {
+		t.Fatalf("Append whose session ended while it waited: err = %v, want ErrConnectionLost", err)
+	}
+	if _, err := holder.Exec(ctx, fmt.Sprintf("SELECT pg_advisory_unlock(%d)", int64(writeLock))); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.Append(id, bench.Measurement{Key: bench.Key{Name: "B"}, N: 2}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := other.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Measurements) != 1 || r.Measurements[0].N != 2 {
+		t.Errorf("run holds %+v, want only the second writer's measurement", r.Measurements)
+	}
+}
+
+// TestOpenNewAtOnce opens one new PostgreSQL store from several
+// connections at once, as the shards of a first CI job do: one creates the
+// schema, the others find it.
+func TestOpenNewAtOnce(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	const n = 4
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := Open(dsn)
+			if err == nil {
+				_, err = s.CreateRun(&bench.Run{Label: "first"})
+				s.Close()
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	s, err := OpenReadOnly(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var versions int
+	if err := s.db.QueryRow("SELECT COUNT(*) FROM schema_version").Scan(&versions); err != nil {
+		t.Fatal(err)
+	}
+	if infos, err := s.Runs(); err != nil || len(infos) != n || versions != 1 {
+		t.Errorf("%d runs (%v) and %d schema versions, want %d and 1", len(infos), err, versions, n)
+	}
+}
+
+// TestMigratePostgres upgrades a PostgreSQL store of schema version 1 (as
+// testdata/schema-v1.sql, frozen, and the translation make it) with the
+// migrations an SQLite store takes: it ends with the tables of a new
+// store, and its run loads.
+func TestMigratePostgres(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	schema, err := os.ReadFile(filepath.Join("testdata", "schema-v1.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{translate(string(schema)),
+		"INSERT INTO schema_version (version) VALUES (1)",
+		`INSERT INTO runs (num, id, label, commit_hash, dirty, toolchain, goos, goarch, host, cpu, start_ns, end_ns, status)
+			VALUES (1, 'a1b2c3d4e5f6', 'main', 'abc', 0, 'go1.26.8', 'linux', 'amd64', 'h', 'c', NULL, NULL, 'complete')`,
+		"INSERT INTO bench_keys (id, package, name, procs) VALUES (1, 'example.com/p', 'Decode', 2)",
+		`INSERT INTO measurements (id, run, bench, instance, suite_run, fork, iteration, phase, n, start_ns, end_ns, config)
+			VALUES (1, 1, 1, 'ci-7', 1, 2, 3, 0, 1000, NULL, NULL, NULL)`,
+	} {
+		if err := pgtest.Exec(dsn, stmt); err != nil {
+			t.Fatalf("writing a version-1 store: %v\n%s", err, stmt)
+		}
+	}
+	old, err := OpenReadOnly(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.version != 1 {
+		t.Errorf("read-only, the old store has version %d, want 1", old.version)
+	}
+	if r, err := old.Load(v1RunID); err != nil || len(r.Measurements) != 1 {
+		t.Errorf("the version-1 store read as it is: %+v, %v", r, err)
+	}
+	old.Close()
+
+	s, err := Open(dsn)
+	if err != nil {
+		t.Fatalf("upgrading a version-1 store: %v", err)
+	}
+	defer s.Close()
+	fresh, _ := openPostgresTemp(t)
+	names, err := fresh.column(pgTables + " ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range names {
+		want := pgColumns(t, fresh, table)
+		if got := pgColumns(t, s, table); !slices.Equal(got, want) {
+			t.Errorf("table %s after the upgrade:\n%v\nwant, as in a new store,\n%v", table, got, want)
+		}
+	}
+	r, err := s.Load(v1RunID)
+	if err != nil || len(r.Measurements) != 1 || r.Measurements[0].Coord.Instance != "ci-7" {
+		t.Errorf("the upgraded run loads as %+v, %v", r, err)
+	}
+}
+
+// pgColumns describes the columns of table in a PostgreSQL store: name,
+// type, nullability and default, in order.
+func pgColumns(t *testing.T, s *Store, table string) []string {
+	t.Helper()
+	cols, err := s.column(`SELECT column_name || ' ' || data_type || ' ' || is_nullable || ' ' || COALESCE(column_default, '')
+		FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?
+		ORDER BY ordinal_position`, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cols
 }

@@ -452,6 +452,10 @@ func retryBusy(f func() error) error {
 	}
 }
 
+// Name names the store for messages: its file, or its PostgreSQL server
+// and database without the password.
+func (s *Store) Name() string { return s.path }
+
 // writable fails for a store opened read-only, and for one that lost its
 // connection.
 func (s *Store) writable(op string) error {

@@ -100,7 +100,7 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return runErr
 		}
 		warnAll(e, sess.Warnings)
-		fmt.Fprintf(e.stderr, "mbench: session %s in %s: %d rounds in %v; %s\n", sess.ID, r.db, sess.Rounds, sess.Elapsed.Round(time.Second), sess.Stopped())
+		fmt.Fprintf(e.stderr, "mbench: session %s in %s: %d rounds in %v; %s\n", sess.ID, db.Name(), sess.Rounds, sess.Elapsed.Round(time.Second), sess.Stopped())
 		if sess.Shard != nil && len(sess.Benchmarks) == 0 && runErr == nil {
 			return nil // an empty shard, recorded: nothing to compare
 		}

@@ -45,7 +45,7 @@ func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args 
 	fmt.Fprint(head, platform.Header(), sess.Header())
 	res, runErr := sess.Run(ctx, prefixWriter{e.stderr})
 	warnAll(e, res.Warnings)
-	fmt.Fprintf(e.stderr, "mbench: %d paired iterations stored in %s as runs %s (old) and %s (new)\n", res.Pairs, r.db, res.Old.ID, res.New.ID)
+	fmt.Fprintf(e.stderr, "mbench: %d paired iterations stored in %s as runs %s (old) and %s (new)\n", res.Pairs, db.Name(), res.Old.ID, res.New.ID)
 	kept := fmt.Sprintf("every finished pair is kept in runs %s and %s", res.Old.ID, res.New.ID)
 	result, notes, err := res.Report(opts)
 	if err != nil {

@@ -150,7 +150,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(e.stderr, "mbench: %d measurements stored in %s as run %s (label %s)\n", out.Stored, f.db, prep.ID, prep.Job.Label)
+	fmt.Fprintf(e.stderr, "mbench: %d measurements stored in %s as run %s (label %s)\n", out.Stored, db.Name(), prep.ID, prep.Job.Label)
 	switch {
 	case errors.Is(runErr, run.ErrInterrupted):
 		return fmt.Errorf("interrupted; every finished iteration is kept in run %s", prep.ID)

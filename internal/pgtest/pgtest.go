@@ -75,6 +75,9 @@ func Server(t testing.TB) string {
 		}
 		cmd := exec.Command(server.script, "start")
 		cmd.Dir = filepath.Dir(filepath.Dir(server.script))
+		// Should this process be killed before Main stops the server,
+		// the script stops it.
+		cmd.Env = append(os.Environ(), fmt.Sprintf("MBENCH_POSTGRES_OWNER=%d", os.Getpid()))
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
