@@ -79,7 +79,12 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // point where the segment has not definitely assigned them yet, in order
 // of first read. Taking a variable's address reads it. Package-level
 // variables and constants are never inputs: the generated code refers
-// to them where they are.
+// to them where they are. An output declared outside the segment that
+// the segment does not definitely assign on every path to its end (a
+// break or continue inside it counts as a path) is an input too, after
+// those read: where the segment does not assign it, its value after the
+// segment is its value before (ascii := true; a loop setting ascii =
+// false for some element).
 //
 // Its outputs are the variables it assigns (stores to the variable's own
 // storage: x = , x += , x++, x.f = for a struct value x, a[i] = for an

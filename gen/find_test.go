@@ -146,6 +146,10 @@ func TestFindMarkers(t *testing.T) {
 		"Kinds seg.go:227 stmt",
 		"Fib seg.go:246 stmt",
 		"Overwritten seg.go:257 stmt",
+		"Partial seg.go:269 stmt",
+		"SwitchBreak seg.go:281 stmt",
+		"SkipPost seg.go:298 stmt",
+		"Incr seg.go:310 stmt",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("segments:\n%s\nwant:\n%s", g, w)
@@ -189,6 +193,15 @@ func TestFindAnalysis(t *testing.T) {
 		{"Handler", "in: xs []int, n int; out: n int+"},
 		// v is declared in the segment: its interface type is no input.
 		{"Kinds", "in: xs []int, n int; out: n int+"},
+		// ascii keeps its value from before the segment on the paths
+		// that do not assign it: an input too.
+		{"Partial", "in: s string, ascii bool; out: ascii bool+"},
+		// A break leaves the switch before r = 2.
+		{"SwitchBreak", "in: c bool, d bool, r int; out: r int+"},
+		// A continue reaches the post statement before t = xs[i].
+		{"SkipPost", "in: xs []int, n int, t int; out: n int+"},
+		// x++ and y += 2 read x and y.
+		{"Incr", "in: x int, y int; out: x int+, y int+"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := segs[tt.name]
