@@ -233,6 +233,35 @@ func TestGolden(t *testing.T) {
 		g.check("vet/no-package", exitError, "vet", "./nosuch")
 		g.checkFiles("vet/fix", exitRegression, []string{"lib_test.go"}, "vet", "-fix", "-only", "deadresult,constfold", ".")
 	})
+	t.Run("gen", func(t *testing.T) {
+		g := newGolden(t, bins)
+		copyDir(t, filepath.Join(g.testdata, "..", "..", "..", "gen", "testdata", "listings"), g.work)
+		g.checkFiles("gen/listings", exitOK, []string{"testdata/mbench/Fib.json"}, "gen", "./...")
+		g.check("gen/check", exitOK, "gen", "-check", "./...")
+		// Squares computes something else now: its benchmark and its
+		// recorded sets are stale, and -check leaves them as they were.
+		src := filepath.Join(g.work, "listings.go")
+		code, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(src, bytes.Replace(code, []byte("i * i % 7"), []byte("i * i % 5"), 1), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		g.checkFiles("gen/check-stale", exitError, []string{"testdata/mbench/Squares.json"}, "gen", "-check", "./...")
+		bad := t.TempDir()
+		copyDir(t, filepath.Join(g.testdata, "gengolden"), bad)
+		t.Chdir(bad)
+		g.work, g.norm = bad, newNormalizer(t, bad)
+		g.check("gen/no-statement", exitError, "gen", "./nostmt")
+		g.check("gen/duplicate", exitError, "gen", "./dup")
+		g.check("gen/in-test-file", exitError, "gen", "./intest")
+		g.check("gen/broken", exitError, "gen", "./broken")
+		g.checkFiles("gen/not-ours", exitError, []string{"handwritten/mbench_gen_test.go"}, "gen", "./handwritten")
+		g.check("gen/all-bad", exitError, "gen", "./...")
+		g.check("gen/max-inputs-zero", exitUsage, "gen", "-max-inputs", "0", ".")
+		g.check("gen/max-inputs-negative", exitUsage, "gen", "-max-inputs", "-3", ".")
+	})
 	t.Run("doctor", func(t *testing.T) {
 		g := newGolden(t, bins)
 		// The machine's own warnings (frequency governor, other load)

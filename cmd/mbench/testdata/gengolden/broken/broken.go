@@ -1,0 +1,7 @@
+package broken
+
+// Half halves x.
+func Half(x int) int {
+	//mbench:bench Half
+	return x / undefinedTwo
+}

@@ -1,0 +1,3 @@
+module example.com/gengolden
+
+go 1.24

@@ -1,0 +1,409 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/version"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Options say what Generate does.
+type Options struct {
+	// Dir is the directory the patterns are relative to; "" is the
+	// current directory.
+	Dir string
+
+	// Patterns select the packages, as for go list; none means "./...".
+	Patterns []string
+
+	// AllLoops marks every loop of the packages, for experiments that
+	// measure how much of a code base the generator can handle.
+	AllLoops bool
+
+	// MaxInputs bounds the distinct input sets recorded per segment; 0
+	// means DefaultMaxInputs.
+	MaxInputs int
+
+	// Check computes everything and leaves the files as they were:
+	// Result.Stale lists the files that differ from what Generate would
+	// write. (Recording writes the input sets; Check puts the old files
+	// back when it is done.)
+	Check bool
+
+	// Log, if not nil, receives progress messages.
+	Log func(format string, args ...any)
+}
+
+// Result is what Generate did.
+type Result struct {
+	// Segments are all segments found, with their reasons and sets.
+	Segments []*Segment
+
+	// Files are the generated files written (under Check: that would be
+	// written), and Removed the stale generated files removed because
+	// their package has no benchmark left.
+	Files, Removed []string
+
+	// Stale, under Check, are the files that differ from what Generate
+	// would write: generated files and recorded input sets.
+	Stale []string
+
+	// Warnings are problems that did not stop the generation: tests of
+	// a package that failed while its inputs were recorded.
+	Warnings []error
+}
+
+// A Count is how many segments got one reason.
+type Count struct {
+	Reason Reason
+	N      int
+}
+
+// Label is the count's reason as printed: "generated" for Accepted.
+func (c Count) Label() string {
+	if c.Reason == Accepted {
+		return "generated"
+	}
+	return string(c.Reason)
+}
+
+// reasons lists every reason in the order of the counts: the generated
+// benchmarks, then the rejections of the analysis, of recording and of
+// checking the generated code, as Rodriguez-Cancio et al.'s Table 2.
+var reasons = []Reason{Accepted, JumpsOut, RecoveredPanic, Unrecordable, TypeParam, WritesGlobal, Concurrent, NotReached, NoCompile, TestFails}
+
+// Counts returns the number of segments per reason, in the order of
+// reasons, leaving out reasons no segment has.
+func (r *Result) Counts() []Count {
+	n := map[Reason]int{}
+	for _, s := range r.Segments {
+		n[s.Reason]++
+	}
+	var counts []Count
+	for _, reason := range reasons {
+		if n[reason] > 0 {
+			counts = append(counts, Count{reason, n[reason]})
+			delete(n, reason)
+		}
+	}
+	var rest []Reason // reasons added after this list was written
+	for reason := range n {
+		rest = append(rest, reason)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i] < rest[j] })
+	for _, reason := range rest {
+		counts = append(counts, Count{reason, n[reason]})
+	}
+	return counts
+}
+
+// Generate finds the marked segments of the packages, records their
+// inputs while the packages' tests run, and writes mbench_gen_test.go in
+// each package with a segment left: a benchmark and a regression test per
+// segment. The file is checked before it is written: a segment whose code
+// does not compile or pass go vet, or whose regression test fails, is
+// rejected (NoCompile, TestFails) and the file emitted again without it.
+//
+// Generate never overwrites or removes a mbench_gen_test.go that it did
+// not write (one that does not start with the generated header). Files are
+// replaced at once (written aside, then renamed).
+func Generate(ctx context.Context, opts Options) (*Result, error) {
+	if opts.MaxInputs < 0 {
+		return nil, fmt.Errorf("MaxInputs %d: must be positive", opts.MaxInputs)
+	}
+	if opts.MaxInputs == 0 {
+		opts.MaxInputs = DefaultMaxInputs
+	}
+	logf := opts.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	patterns := opts.Patterns
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	segs, err := Find(ctx, FindOptions{Dir: opts.Dir, Patterns: patterns, AllLoops: opts.AllLoops})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Segments: segs}
+	pkgs := packagesOf(segs)
+
+	// Refuse before doing anything when a file of the user's is in the
+	// way, or the package's Go version is too old for the generated code.
+	var errs []error
+	for _, p := range pkgs {
+		if err := ours(filepath.Join(p.Dir, GeneratedFile), opts.Dir); err != nil {
+			errs = append(errs, err)
+		}
+		if v := oldestVersion(p, segs); v != "" && version.Compare(v, minVersion) < 0 {
+			errs = append(errs, fmt.Errorf("%s: the generated code needs %s or later (it uses any and generics); the package's files are at %s: raise the go line of go.mod", p.PkgPath, minVersion, v))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+
+	var accepted []*Segment
+	for _, s := range segs {
+		if s.Reason == Accepted {
+			accepted = append(accepted, s)
+		}
+	}
+	// kept are the recorded files of the segments that get benchmarks.
+	kept := map[string]bool{}
+	var saved savedFiles
+	if len(accepted) > 0 {
+		if opts.Check {
+			saved, err = saveRecorded(accepted)
+			if err != nil {
+				return res, err
+			}
+			defer func() {
+				for _, file := range saved.restore() {
+					if kept[file] {
+						res.Stale = append(res.Stale, file)
+					}
+				}
+				sort.Strings(res.Stale)
+			}()
+		}
+		logf("recording the inputs of %d segments", len(accepted))
+		err := Record(ctx, accepted, RecordOptions{MaxInputs: opts.MaxInputs})
+		if err != nil && !onlyFailedTests(err) {
+			return res, err
+		}
+		if err != nil {
+			res.Warnings = append(res.Warnings, err)
+		}
+	}
+
+	// A package whose generated code fails in a way no segment can be
+	// blamed for keeps its file as it was; the others go on.
+	var failed []error
+	done := map[string]bool{}
+	for _, p := range pkgs {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		done[p.Dir] = true
+		src, err := checked(ctx, p, segs, logf)
+		if err != nil {
+			failed = append(failed, fmt.Errorf("%s: %w", p.PkgPath, err))
+			continue
+		}
+		if err := res.settle(p.Dir, src, opts.Check, logf); err != nil {
+			return res, err
+		}
+	}
+	// The recorded sets of segments without a benchmark go, under Check
+	// with the rest of what recording wrote.
+	for _, s := range segs {
+		file := recordedFile(s)
+		if s.Reason == Accepted {
+			kept[file] = true
+			continue
+		}
+		if _, err := os.Stat(file); err != nil {
+			continue
+		}
+		if opts.Check {
+			// Stale if it was there before recording.
+			if old, ok := saved[file]; !ok || old != nil {
+				res.Stale = append(res.Stale, file)
+			}
+			continue
+		}
+		if err := os.Remove(file); err != nil {
+			return res, err
+		}
+		removeEmptyDirs(filepath.Dir(file), 2)
+		res.Removed = append(res.Removed, file)
+	}
+
+	// Packages without segments lose the generated files they had.
+	dirs, err := packageDirs(ctx, opts.Dir, patterns)
+	if err != nil {
+		return res, err
+	}
+	for _, dir := range dirs {
+		if done[dir] || ours(filepath.Join(dir, GeneratedFile), opts.Dir) != nil {
+			continue
+		}
+		if err := res.settle(dir, nil, opts.Check, logf); err != nil {
+			return res, err
+		}
+	}
+	sort.Strings(res.Stale)
+	return res, errors.Join(failed...)
+}
+
+// minVersion is the oldest Go version whose language the recording and
+// the generated code are written in.
+const minVersion = "go1.18"
+
+// oldestVersion returns the oldest Go version of the files of pkg that
+// hold segments, "" when unknown.
+func oldestVersion(pkg *packages.Package, segs []*Segment) string {
+	oldest := ""
+	for _, s := range segs {
+		if s.Pkg != pkg || pkg.TypesInfo == nil {
+			continue
+		}
+		if v := pkg.TypesInfo.FileVersions[s.File]; v != "" && (oldest == "" || version.Compare(v, oldest) < 0) {
+			oldest = v
+		}
+	}
+	return oldest
+}
+
+// settle makes the generated file in dir hold src, or removes it when src
+// is nil; under check it only notes that the file is stale.
+func (res *Result) settle(dir string, src []byte, check bool, logf func(string, ...any)) error {
+	file := filepath.Join(dir, GeneratedFile)
+	old, err := os.ReadFile(file)
+	exists := err == nil
+	switch {
+	case src == nil && !exists:
+		return nil
+	case src == nil && check:
+		res.Stale = append(res.Stale, file)
+		return nil
+	case src == nil:
+		if err := os.Remove(file); err != nil {
+			return err
+		}
+		res.Removed = append(res.Removed, file)
+		logf("removed %s: no benchmark left", file)
+		return nil
+	}
+	res.Files = append(res.Files, file)
+	switch {
+	case bytes.Equal(old, src):
+		return nil
+	case check:
+		res.Stale = append(res.Stale, file)
+		return nil
+	}
+	if err := writeAtomic(file, src); err != nil {
+		return err
+	}
+	logf("wrote %s", file)
+	return nil
+}
+
+// packageDirs returns the directories of the packages the patterns
+// match.
+func packageDirs(ctx context.Context, dir string, patterns []string) ([]string, error) {
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	for _, p := range pkgs {
+		switch {
+		case p.Dir != "":
+			dirs = append(dirs, p.Dir)
+		case len(p.GoFiles) > 0:
+			dirs = append(dirs, filepath.Dir(p.GoFiles[0]))
+		}
+	}
+	sort.Strings(dirs)
+	return dirs, nil
+}
+
+// onlyFailedTests reports whether err holds nothing but *TestsFailed
+// errors: tests that failed while inputs were recorded, which leave the
+// sets recorded before the failure.
+func onlyFailedTests(err error) bool {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		var tf *TestsFailed
+		if !errors.As(e, &tf) {
+			return false
+		}
+	}
+	return true
+}
+
+// recordedFile is the file of a segment's input sets.
+func recordedFile(s *Segment) string {
+	return filepath.Join(s.Pkg.Dir, "testdata", "mbench", s.Name+".json")
+}
+
+// savedFiles are the contents of files before recording, nil for a file
+// that did not exist.
+type savedFiles map[string][]byte
+
+func saveRecorded(segs []*Segment) (savedFiles, error) {
+	saved := savedFiles{}
+	for _, s := range segs {
+		file := recordedFile(s)
+		data, err := os.ReadFile(file)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		saved[file] = data
+	}
+	return saved, nil
+}
+
+// restore puts the saved files back as they were and returns those that
+// recording had changed.
+func (saved savedFiles) restore() []string {
+	var changed []string
+	for file, old := range saved {
+		now, err := os.ReadFile(file)
+		if err != nil && old == nil {
+			continue // neither before nor after
+		}
+		if err == nil && bytes.Equal(now, old) {
+			continue
+		}
+		changed = append(changed, file)
+		if old == nil {
+			os.Remove(file)
+			removeEmptyDirs(filepath.Dir(file), 2)
+			continue
+		}
+		writeAtomic(file, old)
+	}
+	return changed
+}
+
+// removeEmptyDirs removes dir and then up to n-1 of its parents while
+// they are empty: the testdata/mbench directories recording made.
+func removeEmptyDirs(dir string, n int) {
+	for ; n > 0; n-- {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// packagesOf returns the packages of segs, in order of their paths.
+func packagesOf(segs []*Segment) []*packages.Package {
+	seen := map[string]*packages.Package{}
+	for _, s := range segs {
+		if s.Pkg != nil {
+			seen[s.Pkg.ID] = s.Pkg
+		}
+	}
+	var pkgs []*packages.Package
+	for _, p := range seen {
+		pkgs = append(pkgs, p)
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].ID < pkgs[j].ID })
+	return pkgs
+}

@@ -1,0 +1,3 @@
+module example.com/emit
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/listings
+
+go 1.24
