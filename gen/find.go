@@ -148,7 +148,10 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 //     unsafe.Pointer (values that mean nothing in another process, or
 //     whose dynamic type a recording cannot rebuild), a type of os, net,
 //     syscall or os/exec (handles), or a struct of another package with
-//     unexported fields.
+//     unexported fields. A variable of type error itself is allowed:
+//     Record records it when nil, skips the executions where it is not
+//     (a non-nil error cannot be rebuilt) and rejects the segment as
+//     Unrecordable only when it skipped every execution.
 //
 // The segment's inputs and outputs are filled in when it is rejected
 // too.

@@ -295,8 +295,11 @@ func TestFindEffects(t *testing.T) {
 		{"Guarded", "in: xs []int, n int; out: n int+; panics to a recovering caller (may panic at globals.go:69:8, recovered by the defer at globals.go:65:2)"},
 		// keep lets a escape: a change; count only reads b, recursively.
 		{"Escape", "in: a []int*, b []int; out: n int+"},
-		// Outputs are recorded too: an error cannot be rebuilt.
-		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
+		// A variable of type error is recorded when nil; other
+		// interfaces, and errors inside other values, are not.
+		{"Parse", "in: s string; out: r0 int+, r1 error+"},
+		{"Errs", "in: errs []error, n int; out: n int+; reads a value that cannot be recorded (input errs of type []error: it holds an interface)"},
+		{"Stringer", "in: err error, s fmt.Stringer*, n int; out: n int+; reads a value that cannot be recorded (input s of type fmt.Stringer: it holds an interface)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := segs[tt.name]
