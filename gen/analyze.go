@@ -33,6 +33,14 @@ type analyzer struct {
 	// globalWrite is the segment's first change of package-level
 	// state, if any.
 	globalWrite effect
+
+	// exitDef holds the variables the segment definitely assigns on
+	// every path to its end; targets are the statements around the
+	// input walk's position that break and continue can leave, and
+	// stmtLabels their labels.
+	exitDef    varSet
+	targets    []*flowTarget
+	stmtLabels map[ast.Stmt]*types.Label
 }
 
 // analyze fills the inputs, outputs, discards and rejection reason of s.
@@ -66,6 +74,7 @@ func analyze(s *Segment, cache *ssaCache) {
 	} else {
 		a.inputs()
 		a.outputs()
+		a.entryOutputs()
 	}
 	a.discards()
 	a.mutated()
@@ -204,12 +213,79 @@ func (s varSet) intersect(t varSet) varSet {
 // definitely assigned yet reads the value the segment starts with.
 func (a *analyzer) inputs() {
 	seen := map[*types.Var]bool{}
-	a.flowStmt(a.seg.Stmt, varSet{}, func(v *types.Var) {
+	a.stmtLabels = map[ast.Stmt]*types.Label{}
+	a.exitDef = a.flowStmt(a.seg.Stmt, varSet{}, func(v *types.Var) {
 		if !seen[v] {
 			seen[v] = true
 			a.seg.Inputs = append(a.seg.Inputs, Var{Name: v.Name(), Type: v.Type(), Obj: v})
 		}
 	})
+}
+
+// entryOutputs adds to the inputs, after those the segment reads, the
+// outputs declared outside the segment that it does not definitely
+// assign on every path to its end: on the other paths the value after
+// the segment is the value before it (ascii := true before a loop that
+// sets ascii = false on some element), so the benchmark must start from
+// the recorded value, not the zero value.
+func (a *analyzer) entryOutputs() {
+	for _, v := range a.seg.Outputs {
+		if v.Obj == nil || a.in(v.Obj.Pos()) || a.exitDef[v.Obj] || inputOf(a.seg, v) {
+			continue
+		}
+		a.seg.Inputs = append(a.seg.Inputs, Var{Name: v.Name, Type: v.Type, Obj: v.Obj})
+	}
+}
+
+// inputOf reports whether v is among the inputs of s.
+func inputOf(s *Segment, v Var) bool {
+	for _, w := range s.Inputs {
+		if w.Obj == v.Obj {
+			return true
+		}
+	}
+	return false
+}
+
+// A flowTarget is a statement that break, and for a loop continue, can
+// leave, with the variables definitely assigned at each such jump.
+type flowTarget struct {
+	label             *types.Label
+	loop              bool
+	breaks, continues []varSet
+}
+
+// pushTarget makes s the innermost statement break (and continue when
+// loop) can leave.
+func (a *analyzer) pushTarget(s ast.Stmt, loop bool) *flowTarget {
+	t := &flowTarget{label: a.stmtLabels[s], loop: loop}
+	a.targets = append(a.targets, t)
+	return t
+}
+
+func (a *analyzer) popTarget() { a.targets = a.targets[:len(a.targets)-1] }
+
+// branch notes the variables definitely assigned at a break or continue
+// on the statement it leaves. Branches to statements outside the
+// segment reject it (JumpsOut); a goto's label forgets everything.
+func (a *analyzer) branch(s *ast.BranchStmt, def varSet) {
+	var l *types.Label
+	if s.Label != nil {
+		l, _ = a.info.Uses[s.Label].(*types.Label)
+	}
+	for i := len(a.targets) - 1; i >= 0; i-- {
+		t := a.targets[i]
+		if l != nil && t.label != l || l == nil && s.Tok == token.CONTINUE && !t.loop {
+			continue
+		}
+		switch s.Tok {
+		case token.BREAK:
+			t.breaks = append(t.breaks, def)
+		case token.CONTINUE:
+			t.continues = append(t.continues, def)
+		}
+		return
+	}
 }
 
 // flowStmt walks s with the variables def definitely assigned before it,
@@ -225,8 +301,12 @@ func (a *analyzer) flowStmt(s ast.Stmt, def varSet, read func(*types.Var)) varSe
 			def = a.flowStmt(st, def, read)
 		}
 	case *ast.LabeledStmt:
-		if l, ok := a.info.Defs[s.Label].(*types.Label); ok && a.gotoLabels[l] {
+		l, ok := a.info.Defs[s.Label].(*types.Label)
+		if ok && a.gotoLabels[l] {
 			def = varSet{} // reached from a goto: nothing is definite
+		}
+		if ok {
+			a.stmtLabels[s.Stmt] = l
 		}
 		def = a.flowStmt(s.Stmt, def, read)
 	case *ast.AssignStmt:
@@ -267,6 +347,8 @@ func (a *analyzer) flowStmt(s ast.Stmt, def varSet, read func(*types.Var)) varSe
 		})
 	case *ast.ExprStmt:
 		expr(s.X)
+	case *ast.BranchStmt:
+		a.branch(s, def)
 	case *ast.SendStmt:
 		expr(s.Chan)
 		expr(s.Value)
@@ -293,8 +375,15 @@ func (a *analyzer) flowStmt(s ast.Stmt, def varSet, read func(*types.Var)) varSe
 	case *ast.ForStmt:
 		def = a.flowStmt(s.Init, def, read)
 		a.flowExpr(s.Cond, def, read)
+		t := a.pushTarget(s, true)
 		body := a.flowStmt(s.Body, def, read)
+		a.popTarget()
+		for _, c := range t.continues {
+			body = body.intersect(c)
+		}
 		a.flowStmt(s.Post, body, read)
+		// The loop ends when the condition fails, with def, or at a
+		// break, with at least def.
 	case *ast.RangeStmt:
 		expr(s.X)
 		body := def
@@ -311,25 +400,54 @@ func (a *analyzer) flowStmt(s ast.Stmt, def varSet, read func(*types.Var)) varSe
 				a.flowExpr(e, def, read)
 			}
 		}
+		a.pushTarget(s, true)
 		a.flowStmt(s.Body, body, read)
+		a.popTarget()
 	case *ast.SwitchStmt:
 		def = a.flowStmt(s.Init, def, read)
 		a.flowExpr(s.Tag, def, read)
-		def = a.flowClauses(s.Body, def, read)
+		t := a.pushTarget(s, false)
+		out := a.flowClauses(s.Body, def, read)
+		a.popTarget()
+		def = t.join(out)
 	case *ast.TypeSwitchStmt:
 		def = a.flowStmt(s.Init, def, read)
 		def = a.flowStmt(s.Assign, def, read)
-		def = a.flowClauses(s.Body, def, read)
+		t := a.pushTarget(s, false)
+		out := a.flowClauses(s.Body, def, read)
+		a.popTarget()
+		def = t.join(out)
 	case *ast.SelectStmt:
+		// One clause runs, to its end or to a break.
+		t := a.pushTarget(s, false)
+		var out varSet
 		for _, c := range s.Body.List {
 			c := c.(*ast.CommClause)
 			d := a.flowStmt(c.Comm, def, read)
 			for _, st := range c.Body {
 				d = a.flowStmt(st, d, read)
 			}
+			if out == nil {
+				out = d
+			} else {
+				out = out.intersect(d)
+			}
+		}
+		a.popTarget()
+		if out != nil {
+			def = t.join(out)
 		}
 	}
 	return def
+}
+
+// join returns the variables definitely assigned after the statement of
+// t: those of out, where its last statements end, and of every break.
+func (t *flowTarget) join(out varSet) varSet {
+	for _, b := range t.breaks {
+		out = out.intersect(b)
+	}
+	return out
 }
 
 // flowClauses walks the clauses of a switch and returns the variables
@@ -398,7 +516,11 @@ func (a *analyzer) flowExpr(e ast.Expr, def varSet, read func(*types.Var)) {
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
+			// Its breaks and continues stay inside it.
+			outer := a.targets
+			a.targets = nil
 			a.flowStmt(n.Body, def, read)
+			a.targets = outer
 			return false
 		case *ast.SelectorExpr:
 			// In pkg.Name and x.f, only pkg and x can be variables.

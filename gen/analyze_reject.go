@@ -31,7 +31,9 @@ import (
 //   - Unrecordable: an input or output (outputs are recorded too, for
 //     the regression test) has, or reaches through fields, elements,
 //     keys and pointers, a channel, function, interface, uintptr or
-//     unsafe.Pointer; a type of os, net, syscall or os/exec (a handle:
+//     unsafe.Pointer (except a variable of type error itself: a nil
+//     error is recorded, and Record skips the executions where it is
+//     not nil); a type of os, net, syscall or os/exec (a handle:
 //     *os.File, net.Conn, ...); or a struct type of another package
 //     with unexported fields (the recorder cannot set them; a struct of
 //     the segment's own package is fine).
@@ -290,6 +292,9 @@ func (a *analyzer) writesGlobal() (Reason, string) {
 func (a *analyzer) unrecordable() (Reason, string) {
 	check := func(kind string, vs []Var) string {
 		for _, v := range vs {
+			if isError(v.Type) {
+				continue
+			}
 			if why := a.unrecordableType(v.Type, map[types.Type]bool{}); why != "" {
 				return fmt.Sprintf("%s %s of type %s: %s", kind, v.Name, types.TypeString(v.Type, types.RelativeTo(a.pkg)), why)
 			}
@@ -303,6 +308,12 @@ func (a *analyzer) unrecordable() (Reason, string) {
 		return Unrecordable, d
 	}
 	return Accepted, ""
+}
+
+// isError reports whether t is the predeclared type error (not another
+// interface, nor a named type of the program defined as error).
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // handlePkgs are the packages whose types are handles of the operating

@@ -79,7 +79,12 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // point where the segment has not definitely assigned them yet, in order
 // of first read. Taking a variable's address reads it. Package-level
 // variables and constants are never inputs: the generated code refers
-// to them where they are.
+// to them where they are. An output declared outside the segment that
+// the segment does not definitely assign on every path to its end (a
+// break or continue inside it counts as a path) is an input too, after
+// those read: where the segment does not assign it, its value after the
+// segment is its value before (ascii := true; a loop setting ascii =
+// false for some element).
 //
 // Its outputs are the variables it assigns (stores to the variable's own
 // storage: x = , x += , x++, x.f = for a struct value x, a[i] = for an
@@ -143,7 +148,10 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 //     unsafe.Pointer (values that mean nothing in another process, or
 //     whose dynamic type a recording cannot rebuild), a type of os, net,
 //     syscall or os/exec (handles), or a struct of another package with
-//     unexported fields.
+//     unexported fields. A variable of type error itself is allowed:
+//     Record records it when nil, skips the executions where it is not
+//     (a non-nil error cannot be rebuilt) and rejects the segment as
+//     Unrecordable only when it skipped every execution.
 //
 // The segment's inputs and outputs are filled in when it is rejected
 // too.

@@ -146,6 +146,10 @@ func TestFindMarkers(t *testing.T) {
 		"Kinds seg.go:227 stmt",
 		"Fib seg.go:246 stmt",
 		"Overwritten seg.go:257 stmt",
+		"Partial seg.go:269 stmt",
+		"SwitchBreak seg.go:281 stmt",
+		"SkipPost seg.go:298 stmt",
+		"Incr seg.go:310 stmt",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("segments:\n%s\nwant:\n%s", g, w)
@@ -189,6 +193,15 @@ func TestFindAnalysis(t *testing.T) {
 		{"Handler", "in: xs []int, n int; out: n int+"},
 		// v is declared in the segment: its interface type is no input.
 		{"Kinds", "in: xs []int, n int; out: n int+"},
+		// ascii keeps its value from before the segment on the paths
+		// that do not assign it: an input too.
+		{"Partial", "in: s string, ascii bool; out: ascii bool+"},
+		// A break leaves the switch before r = 2.
+		{"SwitchBreak", "in: c bool, d bool, r int; out: r int+"},
+		// A continue reaches the post statement before t = xs[i].
+		{"SkipPost", "in: xs []int, n int, t int; out: n int+"},
+		// x++ and y += 2 read x and y.
+		{"Incr", "in: x int, y int; out: x int+, y int+"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := segs[tt.name]
@@ -282,8 +295,11 @@ func TestFindEffects(t *testing.T) {
 		{"Guarded", "in: xs []int, n int; out: n int+; panics to a recovering caller (may panic at globals.go:69:8, recovered by the defer at globals.go:65:2)"},
 		// keep lets a escape: a change; count only reads b, recursively.
 		{"Escape", "in: a []int*, b []int; out: n int+"},
-		// Outputs are recorded too: an error cannot be rebuilt.
-		{"Parse", "in: s string; out: r0 int+, r1 error+; reads a value that cannot be recorded (output r1 of type error: it holds an interface)"},
+		// A variable of type error is recorded when nil; other
+		// interfaces, and errors inside other values, are not.
+		{"Parse", "in: s string; out: r0 int+, r1 error+"},
+		{"Errs", "in: errs []error, n int; out: n int+; reads a value that cannot be recorded (input errs of type []error: it holds an interface)"},
+		{"Stringer", "in: err error, s fmt.Stringer*, n int; out: n int+; reads a value that cannot be recorded (input s of type fmt.Stringer: it holds an interface)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := segs[tt.name]

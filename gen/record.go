@@ -82,10 +82,14 @@ func (e *TestsFailed) Error() string {
 // opts.MaxInputs sets of distinct inputs, each written as soon as the
 // execution ends, so a crash keeps what was recorded before.
 //
+// A variable of interface type (error) is recorded as null when nil; an
+// execution holding a value that cannot be recorded (a non-nil error) is
+// skipped, without taking the place of another set, and counted.
+//
 // Record then writes testdata/mbench/NAME.json in each package's
-// directory (when its content changed), sets each segment's Sets, and
-// gives Reason NotReached to a segment no test completed, or Unrecordable
-// to one whose values could not be encoded. A package whose tests fail
+// directory (when its content changed), sets each segment's Sets and
+// Skipped, and gives Reason NotReached to a segment no test completed, or
+// Unrecordable to one every execution of which was skipped. A package whose tests fail
 // yields what was recorded and a *TestsFailed among the returned errors
 // (errors.Join); a package whose instrumented code does not build, or
 // whose files changed since they were loaded, is an error and its
@@ -225,6 +229,8 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 	_, err := os.Stat(filepath.Join(recDir, "reached"))
 	reached := err == nil
 	problem, _ := os.ReadFile(filepath.Join(recDir, "error"))
+	skipped, _ := os.ReadFile(filepath.Join(recDir, "skipped"))
+	s.Skipped, _ = strconv.Atoi(string(skipped))
 	entries, _ := os.ReadDir(recDir)
 	type numbered struct {
 		n    int
@@ -267,7 +273,7 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 	if s.Sets == 0 {
 		switch {
 		case len(problem) > 0:
-			s.Reason, s.Detail = Unrecordable, "while recording: "+string(problem)
+			s.Reason, s.Detail = Unrecordable, skippedDetail(s, string(problem))
 		case reached:
 			s.Reason, s.Detail = NotReached, "reached, but no execution of it completed"
 		default:
@@ -287,6 +293,35 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 		return err
 	}
 	return os.WriteFile(name, data, 0o666)
+}
+
+// skippedDetail says why no execution of s could be recorded: problem is
+// the recorder's first ("output 1: ...", numbering the values of
+// recordedVars from 0).
+func skippedDetail(s *Segment, problem string) string {
+	where, msg, _ := strings.Cut(problem, ": ")
+	kind, num, _ := strings.Cut(where, " ")
+	i, err := strconv.Atoi(num)
+	ins, outs := recordedVars(s)
+	vars := outs
+	if kind == "input" {
+		vars = ins
+	}
+	if err != nil || kind != "input" && kind != "output" || i < 0 || i >= len(vars) {
+		return "while recording: " + problem
+	}
+	v := vars[i]
+	if isError(v.Type) {
+		how := "ended with"
+		switch {
+		case kind == "input":
+			how = "started with"
+		case s.Whole:
+			how = "returned"
+		}
+		return fmt.Sprintf("every execution the tests made (%d) %s a non-nil error in %s, which cannot be rebuilt", s.Skipped, how, v.Name)
+	}
+	return fmt.Sprintf("no execution the tests made (%d) could be recorded: %s %s: %s", s.Skipped, kind, v.Name, msg)
 }
 
 // recordedVars returns the variables recorded before and after segment s:
@@ -430,8 +465,8 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		body := funcBody(s.Func)
 		_, outs := recordedVars(s)
 		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call))
-		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, varNames(s.Inputs)))
-		end := fmt.Sprintf("if %s.Recording() { %s.End(%s) }", call, call, varNames(outs))
+		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, recArgs(s.Inputs, nil)))
+		end := fmt.Sprintf("if %s.Recording() { %s.End(%s) }", call, call, recArgs(outs, nil))
 		// A block's outputs may be declared in it: then end it inside.
 		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok && declaredIn(outs, b) {
 			insert(b.Rbrace, end+"; ")
@@ -485,12 +520,23 @@ func funcBody(fn ast.Node) *ast.BlockStmt {
 	return fn.(*ast.FuncDecl).Body
 }
 
-func varNames(vars []Var) string {
-	names := make([]string, len(vars))
+// recArgs returns the arguments of Begin or End for vars: each variable,
+// named names[i] when names is not nil, or, for a variable of interface
+// type, mbenchRecRef{&name}, so that the recorder encodes it as an
+// interface, not as the dynamic value it holds.
+func recArgs(vars []Var, names []string) string {
+	args := make([]string, len(vars))
 	for i, v := range vars {
-		names[i] = v.Name
+		name := v.Name
+		if names != nil {
+			name = names[i]
+		}
+		args[i] = name
+		if types.IsInterface(v.Type) {
+			args[i] = "mbenchRecRef{&" + name + "}"
+		}
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(args, ", ")
 }
 
 // wholeEdits instruments the whole function of segment s (number i):
@@ -573,7 +619,7 @@ func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recE
 			}
 			es = append(es, e)
 		}
-		return strings.Join(es, ", "), nil
+		return recArgs(vars, es), nil
 	}
 	_, outs := recordedVars(s)
 	in, err := list(s.Inputs)

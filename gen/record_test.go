@@ -145,9 +145,31 @@ func TestRecord(t *testing.T) {
 	for name, s := range segs {
 		sets[name], reasons[name] = s.Sets, s.Reason
 	}
-	wantSets := map[string]int{"SumLoop": 4, "Median": 2, "Scale": 1, "Never": 0, "Double": 1, "InLiteral": 2, "Positives": 1}
+	wantSets := map[string]int{"SumLoop": 4, "Median": 2, "Scale": 1, "Never": 0, "Double": 1, "InLiteral": 2, "Positives": 1, "Atoi": 2, "Check": 0}
 	if !maps.Equal(sets, wantSets) {
 		t.Errorf("sets %v, want %v", sets, wantSets)
+	}
+	// The executions whose error is not nil are skipped; a segment
+	// left without a set is rejected, saying why.
+	if a := segs["Atoi"]; a.Reason != Accepted || a.Skipped != 2 {
+		t.Errorf("Atoi: reason %q, %d skipped; want accepted, 2 skipped", a.Reason, a.Skipped)
+	}
+	c := segs["Check"]
+	if want := "every execution the tests made (3) ended with a non-nil error in err, which cannot be rebuilt"; c.Reason != Unrecordable || c.Detail != want || c.Skipped != 3 {
+		t.Errorf("Check: reason %q, detail %q, %d skipped; want %q, %q, 3", c.Reason, c.Detail, c.Skipped, Unrecordable, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "testdata", "mbench", "Check.json")); err == nil {
+		t.Errorf("a file for the segment without sets")
+	}
+	atoi := loadRecorded(t, dir, "Atoi")
+	var atoiVars []string
+	for _, set := range atoi.Sets {
+		for _, v := range append(set.Inputs, set.Outputs...) {
+			atoiVars = append(atoiVars, v.Name+" "+v.Type+" "+string(v.Value))
+		}
+	}
+	if want := []string{`s string "12"`, "r0 int 12", "r1 error null", `s string "7"`, "r0 int 7", "r1 error null"}; !slices.Equal(atoiVars, want) {
+		t.Errorf("Atoi sets\n%s\nwant\n%s", strings.Join(atoiVars, "\n"), strings.Join(want, "\n"))
 	}
 	if reasons["Never"] != NotReached || reasons["SumLoop"] != Accepted {
 		t.Errorf("reasons %v", reasons)
@@ -295,6 +317,9 @@ func TestInstrumentKeepsLines(t *testing.T) {
 		"func Median(xs []float64) (mbenchRecR0 float64) { if mbenchRecSegments[1].Active() { if mbenchRecC1 := mbenchRecSegments[1].Begin(xs); mbenchRecC1.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC1.End(mbenchRecR0, xs) }() } };",
 		"func (p point) scale(k float64, mbenchRecP1 string) (mbenchRecR0 point) { if mbenchRecSegments[2].Active() { if mbenchRecC2 := mbenchRecSegments[2].Begin(p, k, mbenchRecP1); mbenchRecC2.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC2.End(mbenchRecR0) }() } };",
 		"\tif mbenchRecC5.Recording() { mbenchRecC5.End(n) }; }",
+		// An error is passed by reference: recorded as an error.
+		"func Atoi(s string) (mbenchRecR0 int, mbenchRecR1 error) { if mbenchRecSegments[6].Active() { if mbenchRecC6 := mbenchRecSegments[6].Begin(s); mbenchRecC6.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; mbenchRecC6.End(mbenchRecR0, mbenchRecRef{&mbenchRecR1}) }() } };",
+		"\tif mbenchRecSegments[7].Active() { mbenchRecC7 = mbenchRecSegments[7].Begin(n, mbenchRecRef{&err}) }; if n < 0 {",
 	} {
 		if !slices.Contains(after, want) {
 			t.Errorf("instrumented file lacks the line %q:\n%s", want, got)
@@ -341,6 +366,17 @@ func TestReplay(t *testing.T) {
 			t.Errorf("Scale: %s, name %q", mbenchDiff(got, want), want.name)
 		}
 	}
+	for i, s := range mbenchLoad(t, "Atoi") {
+		var in string
+		var want int
+		wantErr := errors.New("not decoded")
+		s.input(t, "s", "string", &in)
+		s.output(t, "r0", "int", &want)
+		s.output(t, "r1", "error", &wantErr)
+		if got, err := Atoi(in); !mbenchEqual(got, want) || !mbenchEqual(err, wantErr) || wantErr != nil {
+			t.Errorf("Atoi set %d: %s; error %v, recorded %v", i, mbenchDiff(got, want), err, wantErr)
+		}
+	}
 }
 `
 
@@ -353,6 +389,9 @@ func replay(t *testing.T, dir string) {
 	src.WriteString("package fixture\n\nimport (\n")
 	for _, p := range imports {
 		src.WriteString("\t" + strconv.Quote(p) + "\n")
+	}
+	if !slices.Contains(imports, "errors") {
+		src.WriteString("\t\"errors\"\n")
 	}
 	src.WriteString(")\n\n" + decls + replayTest)
 	write(t, filepath.Join(dir, "mbench_gen_test.go"), src.String())

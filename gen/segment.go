@@ -69,6 +69,10 @@ type Segment struct {
 
 	// Sets is how many distinct input sets were recorded.
 	Sets int
+
+	// Skipped is how many executions Record skipped because a value in
+	// them cannot be recorded (a non-nil error).
+	Skipped int
 }
 
 // A Var is an input or output of a segment.
@@ -111,9 +115,10 @@ const (
 	RecoveredPanic Reason = "panics to a recovering caller"
 
 	// Unrecordable: an input whose value cannot be recorded and restored:
-	// a channel, a function, an unsafe pointer, an interface, an OS handle
-	// (files, connections), or a type of another package with unexported
-	// fields.
+	// a channel, a function, an unsafe pointer, an interface other than
+	// error, an OS handle (files, connections), or a type of another
+	// package with unexported fields; or, at recording time, a segment
+	// every execution of which held such a value (a non-nil error).
 	Unrecordable Reason = "reads a value that cannot be recorded"
 
 	// TypeParam: an input whose type depends on a type parameter.

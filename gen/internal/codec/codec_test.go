@@ -237,7 +237,7 @@ func TestRefuse(t *testing.T) {
 	}{
 		{struct{ X []struct{ F func() } }{X: []struct{ F func() }{{}, {F: func() {}}}}, ".X[1].F (func()): cannot record a non-nil func"},
 		{struct{ c chan int }{c: make(chan int)}, ".c (chan int): cannot record a non-nil chan"},
-		{map[string]any{"k": i}, `["k"] (interface {}): cannot record a non-nil interface`},
+		{map[string]any{"k": i}, `["k"] (interface {}): cannot record a non-nil interface holding int`},
 		{struct{ U uintptr }{}, ".U (uintptr): cannot record a uintptr"},
 		{unsafe.Pointer(&p), "value (unsafe.Pointer): cannot record a unsafe.Pointer"},
 	}

@@ -218,6 +218,9 @@ func (e *encoder) encode(v reflect.Value) error {
 	case reflect.Pointer:
 		return e.encodePointer(v)
 	case reflect.Interface, reflect.Func, reflect.Chan:
+		if v.Kind() == reflect.Interface && !v.IsNil() {
+			return e.fail(t, "cannot record a non-nil interface holding "+v.Elem().Type().String())
+		}
 		if !v.IsNil() {
 			return e.fail(t, "cannot record a non-nil "+v.Kind().String())
 		}

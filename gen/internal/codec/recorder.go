@@ -3,6 +3,7 @@ package codec
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -18,12 +19,19 @@ const RecordDirEnv = "MBENCH_RECORD_DIR"
 // them, and End the outputs when it ends. Sets are distinct by their
 // encoded inputs. A Recorder is safe for concurrent use.
 //
+// An execution holding a value that cannot be encoded (a non-nil error,
+// say) is skipped: its set is not kept, and does not take the place of
+// another; it counts among the executions MaxCalls bounds, and its inputs
+// are not examined again.
+//
 // Under DIR/NAME it writes "reached" when the segment first starts, each
 // complete set as set-N.json ({"inputs":[values],"outputs":[values]}, N
-// counting from 1 in the order the executions began), written to a
-// temporary name and renamed, so that a test binary that crashes keeps
-// every set completed before, and "error" with the first value that could
-// not be encoded.
+// counting from 1 in the order the executions began, with gaps where
+// sets were skipped), written to a temporary name and renamed, so that a
+// test binary that crashes keeps every set completed before; "error"
+// with the first value that could not be encoded ("input 0: ..." or
+// "output 1: ...", numbering the values from 0), and "skipped" with the
+// number of executions skipped so far.
 type Recorder struct {
 	Name string
 	Dir  string // "" means $MBENCH_RECORD_DIR
@@ -36,10 +44,26 @@ type Recorder struct {
 	mu      sync.Mutex
 	seen    map[string]bool
 	calls   int
-	kept    int
+	kept    int // sets kept or being recorded
+	next    int // number of the last set begun
+	skipped int
 	done    atomic.Bool
 	reached sync.Once
 	failed  sync.Once
+}
+
+// A Ref is the argument of Begin and End for a variable of interface type:
+// a pointer to it, so that the variable is encoded under its static type
+// (null when nil, refused otherwise) rather than as the dynamic value it
+// holds, which could not be decoded back into the variable.
+type Ref struct{ P any }
+
+// encodeArg encodes an argument of Begin or End.
+func encodeArg(v any) ([]byte, error) {
+	if r, ok := v.(Ref); ok {
+		return encodeValue(reflect.ValueOf(r.P).Elem())
+	}
+	return Encode(v)
 }
 
 // A Call is one execution of a segment being recorded.
@@ -67,9 +91,9 @@ func (r *Recorder) Begin(inputs ...any) Call {
 	enc := make([][]byte, len(inputs))
 	var key []byte
 	for i, v := range inputs {
-		b, err := Encode(v)
+		b, err := encodeArg(v)
 		if err != nil {
-			r.fail("input " + strconv.Itoa(i) + ": " + err.Error())
+			r.skip("input "+strconv.Itoa(i)+": "+err.Error(), false)
 			return Call{}
 		}
 		enc[i] = b
@@ -92,7 +116,8 @@ func (r *Recorder) Begin(inputs ...any) Call {
 	}
 	r.seen[string(key)] = true
 	r.kept++
-	return Call{r: r, n: r.kept, inputs: enc}
+	r.next++
+	return Call{r: r, n: r.next, inputs: enc}
 }
 
 // End records the outputs of the execution c began, and clears c: a
@@ -111,9 +136,9 @@ func (c *Call) End(outputs ...any) {
 	}
 	b = append(b, `],"outputs":[`...)
 	for i, v := range outputs {
-		enc, err := Encode(v)
+		enc, err := encodeArg(v)
 		if err != nil {
-			c.r.fail("output " + strconv.Itoa(i) + ": " + err.Error())
+			c.r.skip("output "+strconv.Itoa(i)+": "+err.Error(), true)
 			return
 		}
 		if i > 0 {
@@ -125,8 +150,22 @@ func (c *Call) End(outputs ...any) {
 	c.r.write("set-"+strconv.Itoa(c.n)+".json", b)
 }
 
-func (r *Recorder) fail(msg string) {
+// skip counts an execution whose set is dropped because of the value msg
+// describes; began says whether Begin kept the set, whose place is then
+// free again.
+func (r *Recorder) skip(msg string, began bool) {
 	r.failed.Do(func() { r.write("error", []byte(msg)) })
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipped++
+	if began {
+		r.kept--
+	} else {
+		r.calls++
+	}
+	limit := r.MaxCalls > 0 && r.calls >= r.MaxCalls
+	r.done.Store(limit || r.kept >= r.Max)
+	r.write("skipped", strconv.AppendInt(nil, int64(r.skipped), 10))
 }
 
 // write writes a file under DIR/NAME through a temporary name. Errors are

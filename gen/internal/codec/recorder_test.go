@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,13 +74,54 @@ func TestRecorderErrorsAndLimits(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	// The call whose inputs cannot be encoded is not examined; three
-	// more fit in MaxCalls.
-	if strings.Join(names, " ") != "error reached set-1.json set-2.json set-3.json" {
+	// The call whose inputs cannot be encoded is skipped and counts
+	// among MaxCalls; two more fit.
+	if strings.Join(names, " ") != "error reached set-1.json set-2.json skipped" {
 		t.Errorf("files %v", names)
 	}
 	if want := "input 0: value (func()): cannot record a non-nil func"; got["error"] != want {
 		t.Errorf("error = %q, want %q", got["error"], want)
+	}
+	if got["skipped"] != "1" {
+		t.Errorf("skipped = %q, want 1", got["skipped"])
+	}
+}
+
+// TestRecorderSkipsErrors checks that an execution ending with a non-nil
+// error is skipped without taking the place of a set, and that an error
+// variable passed as a Ref is recorded as null when nil.
+func TestRecorderSkipsErrors(t *testing.T) {
+	dir := t.TempDir()
+	r := &Recorder{Name: "Parse", Dir: dir, Max: 2}
+	for _, s := range []string{"x", "1", "y", "x", "2", "3"} {
+		n, err := strconv.Atoi(s)
+		c := r.Begin(s)
+		c.End(n, Ref{&err})
+	}
+	got := readDir(t, filepath.Join(dir, "Parse"))
+	want := map[string]string{
+		"reached":    "",
+		"set-2.json": `{"inputs":["1"],"outputs":[1,null]}` + "\n",
+		"set-4.json": `{"inputs":["2"],"outputs":[2,null]}` + "\n",
+		// "x" again is not examined a second time.
+		"skipped": "2",
+		"error":   "output 1: value (error): cannot record a non-nil interface holding *strconv.NumError",
+	}
+	if len(got) != len(want) {
+		t.Errorf("files %v, want %v", got, want)
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s = %q, want %q", name, got[name], w)
+		}
+	}
+	if r.Active() {
+		t.Errorf("recorder active with Max sets kept")
+	}
+
+	var nilErr error
+	if b, err := encodeArg(Ref{&nilErr}); err != nil || string(b) != "null" {
+		t.Errorf("nil error: %s, %v; want null", b, err)
 	}
 }
 

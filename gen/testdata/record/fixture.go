@@ -2,7 +2,11 @@
 // recording.
 package fixture
 
-import "sort"
+import (
+	"errors"
+	"sort"
+	"strconv"
+)
 
 // Sum adds xs.
 func Sum(xs []int) int {
@@ -72,4 +76,22 @@ func Positives(xs []int) {
 			}
 		}
 	}
+}
+
+// Atoi parses s; the tests give it numbers and words. A set whose error
+// is not nil cannot be recorded.
+//
+//mbench:bench Atoi
+func Atoi(s string) (int, error) {
+	return strconv.Atoi(s)
+}
+
+// Check fails on every value the tests give it.
+func Check(n int) error {
+	var err error
+	//mbench:bench Check
+	if n < 0 {
+		err = errors.New("negative")
+	}
+	return err
 }

@@ -43,3 +43,19 @@ func TestApply(t *testing.T) {
 func TestPositives(t *testing.T) {
 	Positives([]int{1, -2, 3})
 }
+
+func TestAtoi(t *testing.T) {
+	for _, s := range []string{"one", "12", "two", "7"} {
+		if _, err := Atoi(s); (err == nil) != (s == "12" || s == "7") {
+			t.Errorf("Atoi(%q): %v", s, err)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, n := range []int{-1, -2, -3} {
+		if Check(n) == nil {
+			t.Errorf("Check(%d) = nil", n)
+		}
+	}
+}

@@ -359,3 +359,26 @@ func Raw(p unsafe.Pointer) int {
 	n = *(*int)(p)
 	return n
 }
+
+// Errs counts the non-nil errors of a slice: errors inside another value
+// stay unrecordable.
+func Errs(errs []error) int {
+	n := 0
+	//mbench:bench Errs
+	for _, err := range errs {
+		if err != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Stringer reads an interface other than error.
+func Stringer(s fmt.Stringer, err error) int {
+	n := 0
+	//mbench:bench Stringer
+	if err == nil {
+		n = len(s.String())
+	}
+	return n
+}

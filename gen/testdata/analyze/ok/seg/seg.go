@@ -261,3 +261,56 @@ func Overwritten(x int) (int, int) {
 	}
 	return a, b
 }
+
+// Partial assigns ascii on some paths only: on the others, ascii keeps
+// its value from before the segment, an input.
+func Partial(s string) bool {
+	ascii := true
+	//mbench:bench Partial
+	for _, c := range s {
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	return ascii
+}
+
+// SwitchBreak leaves the switch before assigning r on one path.
+func SwitchBreak(c, d bool) int {
+	r := 1
+	//mbench:bench SwitchBreak
+	switch {
+	case c:
+		if d {
+			break
+		}
+		r = 2
+	default:
+		r = 3
+	}
+	return r
+}
+
+// SkipPost reads t in the loop's post statement, which a continue
+// reaches before t is assigned.
+func SkipPost(xs []int) int {
+	t, n := 0, 0
+	//mbench:bench SkipPost
+	for i := 0; i < len(xs); i, n = i+1, n+t {
+		if xs[i] < 0 {
+			continue
+		}
+		t = xs[i]
+	}
+	return n
+}
+
+// Incr reads x and y through x++ and y += 2.
+func Incr(x, y int) (int, int) {
+	//mbench:bench Incr
+	{
+		x++
+		y += 2
+	}
+	return x, y
+}
