@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -137,9 +138,18 @@ func unwrapParse(err error) error {
 func connectError(err error) error {
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) && ce.Unwrap() != nil {
-		return ce.Unwrap()
+		err = ce.Unwrap()
 	}
-	return err
+	// pgx joins the errors of its attempts (with and without TLS, each
+	// address of a host), which often say the same: say each once, on one
+	// line.
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(lines, l) {
+			lines = append(lines, l)
+		}
+	}
+	return errors.New(strings.Join(lines, "; "))
 }
 
 // ErrConnectionLost is wrapped by the error of a write that failed because

@@ -159,6 +159,9 @@ func TestPostgresOpenFaults(t *testing.T) {
 			if strings.Contains(err.Error(), secret) {
 				t.Errorf("%s: the error shows the password: %v", tc.name, err)
 			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: the error takes several lines: %q", tc.name, err)
+			}
 		}
 	}
 	// A role that does not exist: trust authentication still checks it.
