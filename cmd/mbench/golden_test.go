@@ -200,6 +200,10 @@ func TestGolden(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // printed as this machine's GOMAXPROCS
 				g.check("ab/parallel-shard", exitOK, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test",
 					"-max-rounds", "3", "-mi", "4", "-iter", "5ms", "-seed", "3", "-shard", "2/2", "-old-label", "par")
+				// More shards than benchmarks: recorded, nothing to compare,
+				// as interleaved ab does.
+				g.check("ab/parallel-shard-empty", exitOK, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test",
+					"-max-rounds", "3", "-mi", "4", "-iter", "5ms", "-seed", "3", "-shard", "8/8", "-old-label", "par-empty")
 			}()
 		}
 	})
