@@ -281,7 +281,7 @@ const maxSpan = 24 * time.Hour
 // fork before it, its gap holding the run's build and discovery as well,
 // and is given the median gap of the others instead.
 //
-// Otherwise (results of go test, stores of older versions) it is the sum
+// Otherwise (go test output, an -o results file) it is the sum
 // over the benchmark's iterations of operations times seconds per op,
 // plus, for each of its forks, the run's overhead per fork: the run's
 // wall time less the time of all its iterations, spread evenly over its
