@@ -190,6 +190,9 @@ type ParallelSession struct {
 	// Old and New are the two stored runs ("duet-side" old and new), with
 	// their ids and labels; Run appends each stored measurement.
 	Old, New *bench.Run
+	// Shard is the plan of the part of the benchmarks the session
+	// compares; nil for all of them.
+	Shard *run.ShardPlan
 
 	cfg      ParallelConfig
 	dir      string
@@ -208,6 +211,8 @@ type ParallelResult struct {
 	Old, New *bench.Run
 	// Pairs is the number of paired iterations stored.
 	Pairs int
+	// Shard is the session's shard plan; nil for all the benchmarks.
+	Shard *run.ShardPlan
 	// Unit is the unit of a session of commands whose values are a
 	// number in their output, "" otherwise.
 	Unit string
@@ -427,7 +432,7 @@ func (s *ParallelSession) Run(ctx context.Context, log io.Writer) (*ParallelResu
 			s.warnings = append(s.warnings, fmt.Errorf("recording the end of run %s: %v", id, ferr))
 		}
 	}
-	res := &ParallelResult{ID: s.ID, Old: s.Old, New: s.New, Pairs: s.stored, Skews: skews, Status: status, Warnings: s.warnings}
+	res := &ParallelResult{ID: s.ID, Old: s.Old, New: s.New, Pairs: s.stored, Shard: s.Shard, Skews: skews, Status: status, Warnings: s.warnings}
 	if s.cfg.CmdOld != "" && s.cfg.MetricRE != nil {
 		_, res.Unit = benchunit.Tidy(1, s.cfg.unit())
 	}

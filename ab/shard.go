@@ -95,10 +95,18 @@ func (s *ParallelSession) shard(targets []*parallelTarget, log io.Writer) ([]*pa
 		}
 		maps.Copy(r.Settings, p.Settings())
 	}
+	s.Shard = p
 	if log != nil {
 		fmt.Fprintln(log, p)
 	}
 	return slices.DeleteFunc(targets, func(t *parallelTarget) bool { return !p.Has(t.old.Key) }), nil
+}
+
+// EmptyShard reports whether the session compared a shard that holds
+// none of the benchmarks: with more shards than benchmarks, some measure
+// nothing, and their runs record only the shard. That is not a failure.
+func (r *ParallelResult) EmptyShard() bool {
+	return r.Shard != nil && len(r.Shard.Keys) == 0
 }
 
 // checkShard reports a shard ParseShard would not return, and a basis

@@ -138,3 +138,21 @@ func TestCheckShard(t *testing.T) {
 		t.Errorf("-shard with commands: %v, want an error naming -shard", err)
 	}
 }
+
+func TestEmptyShard(t *testing.T) {
+	keys := []bench.Key{{Name: "A"}, {Name: "B"}}
+	hash := &run.Basis{Why: "test"}
+	for _, c := range []struct {
+		plan *run.ShardPlan
+		want bool
+	}{
+		{nil, false},
+		{run.PlanShard(keys, run.Shard{Index: 1, Count: 2}, hash), false},
+		{run.PlanShard(keys, run.Shard{Index: 3, Count: 3}, hash), true},
+	} {
+		r := &ParallelResult{Shard: c.plan}
+		if got := r.EmptyShard(); got != c.want {
+			t.Errorf("EmptyShard of plan %v = %v, want %v", c.plan, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -282,5 +283,128 @@ func TestTimes(t *testing.T) {
 	}
 	if d, ok := got[bench.Key{Name: "B"}]; !ok || d != 0 {
 		t.Errorf("time of B, without sec/op = %v, %v; want 0, true", d, ok)
+	}
+}
+
+// wallRun is a run of one benchmark L of long iterations and few forks
+// and four benchmarks S1 to S4 of many forks of short iterations, timed as
+// mbench times them: 2s of build and discovery, then forks one after the
+// other, each after a gap of 500ms (the previous process's exit and a
+// calibration), its first iteration 300ms longer than the others (the
+// process's start). The run ends 1s after its last fork.
+func wallRun() *bench.Run {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := &bench.Run{Start: t0}
+	now := t0.Add(2 * time.Second)
+	fork := func(name string, f, iters int, iter time.Duration) {
+		now = now.Add(500 * time.Millisecond)
+		for i := range iters {
+			m := bench.Measurement{
+				Key: bench.Key{Name: name}, N: 1000, Start: now,
+				Coord:  bench.Coord{Fork: f + 1, Iteration: i},
+				Values: []bench.Value{{Value: iter.Seconds() / 1000, Unit: "sec/op"}},
+			}
+			if i == 0 {
+				now = now.Add(300 * time.Millisecond)
+			}
+			now = now.Add(iter)
+			m.End = now
+			r.Measurements = append(r.Measurements, m)
+		}
+	}
+	for f := range 5 {
+		for _, s := range []string{"S1", "S2", "S3", "S4"} {
+			fork(s, f, 2, 20*time.Millisecond)
+		}
+		if f == 2 {
+			fork("L", 0, 3, time.Second)
+		}
+	}
+	r.End = now.Add(time.Second)
+	return r
+}
+
+func TestTimesWall(t *testing.T) {
+	r := wallRun()
+	// S: 5 forks of 500ms + 300ms + 2×20ms; L: 500ms + 300ms + 3×1s. The
+	// first fork's gap holds the build: it counts the median gap, 500ms.
+	want := map[bench.Key]time.Duration{{Name: "L"}: 3800 * time.Millisecond}
+	for _, s := range []string{"S1", "S2", "S3", "S4"} {
+		want[bench.Key{Name: s}] = 4200 * time.Millisecond
+	}
+	if got := Times(r); !maps.Equal(got, want) {
+		t.Errorf("Times = %v, want %v", got, want)
+	}
+	// The order of the measurements does not matter.
+	shuffled := *r
+	shuffled.Measurements = slices.Clone(r.Measurements)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled.Measurements), func(i, j int) {
+		shuffled.Measurements[i], shuffled.Measurements[j] = shuffled.Measurements[j], shuffled.Measurements[i]
+	})
+	if got := Times(&shuffled); !maps.Equal(got, want) {
+		t.Errorf("Times of the measurements shuffled = %v, want %v", got, want)
+	}
+
+	// Balanced by wall time, L shares a shard; by iteration time alone
+	// (3s against 200ms each) it would take one of two shards alone.
+	suite := slices.Collect(maps.Keys(want))
+	slices.SortFunc(suite, bench.Key.Compare)
+	p := PlanShard(suite, Shard{1, 2}, &Basis{Runs: []string{"r"}, Times: Times(r)})
+	q := PlanShard(suite, Shard{2, 2}, &Basis{Runs: []string{"r"}, Times: Times(r)})
+	for _, sp := range []*ShardPlan{p, q} {
+		if sp.Has(bench.Key{Name: "L"}) && len(sp.Keys) == 1 {
+			t.Errorf("shard %v holds L alone: %v", sp.Shard, sp)
+		}
+		if len(sp.Keys) < 2 || sp.Share > 0.6 {
+			t.Errorf("shard %v: %v, want at least 2 benchmarks and at most 60%%", sp.Shard, sp)
+		}
+	}
+}
+
+func TestTimesWithoutTimestamps(t *testing.T) {
+	r := wallRun()
+	for i := range r.Measurements {
+		r.Measurements[i].Start, r.Measurements[i].End = time.Time{}, time.Time{}
+	}
+	// The run took 23.6s: 2s, 21 forks of 500ms and their spans (20 of
+	// 340ms, one of 3.3s), 1s. Its iterations took 3.8s; the rest is
+	// spread over the 21 forks.
+	perFork := (23600*time.Millisecond - 3800*time.Millisecond) / 21
+	want := map[bench.Key]time.Duration{{Name: "L"}: 3*time.Second + perFork}
+	for _, s := range []string{"S1", "S2", "S3", "S4"} {
+		want[bench.Key{Name: s}] = 200*time.Millisecond + 5*perFork
+	}
+	if got := Times(r); !maps.Equal(got, want) {
+		t.Errorf("Times without measurement times = %v, want %v", got, want)
+	}
+	// Without the run's start and end, iteration time alone.
+	r.Start, r.End = time.Time{}, time.Time{}
+	want = map[bench.Key]time.Duration{{Name: "L"}: 3 * time.Second}
+	for _, s := range []string{"S1", "S2", "S3", "S4"} {
+		want[bench.Key{Name: s}] = 200 * time.Millisecond
+	}
+	if got := Times(r); !maps.Equal(got, want) {
+		t.Errorf("Times without any times = %v, want %v", got, want)
+	}
+	p := PlanShard(slices.Collect(maps.Keys(want)), Shard{1, 2}, &Basis{Runs: []string{"r"}, Times: want})
+	if !p.Has(bench.Key{Name: "L"}) || len(p.Keys) != 1 {
+		t.Errorf("by iteration time alone, shard 1/2 = %v, want L alone", p)
+	}
+}
+
+func TestTimesOverlap(t *testing.T) {
+	// Two forks at once (and one measurement without sec/op): no gap
+	// between them, each its span.
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := &bench.Run{Measurements: []bench.Measurement{
+		{Key: bench.Key{Name: "A"}, N: 1, Start: t0, End: t0.Add(3 * time.Second)},
+		{Key: bench.Key{Name: "B"}, N: 1, Start: t0.Add(time.Second), End: t0.Add(2 * time.Second)},
+		{Key: bench.Key{Name: "B"}, N: 1, Start: t0.Add(4 * time.Second), End: t0.Add(5 * time.Second), Coord: bench.Coord{Fork: 1}},
+	}}
+	// Gaps: none for B's first fork, 1s before its second; A's, the
+	// first, the median of the two, 1s.
+	want := map[bench.Key]time.Duration{{Name: "A"}: 4 * time.Second, {Name: "B"}: 3 * time.Second}
+	if got := Times(r); !maps.Equal(got, want) {
+		t.Errorf("Times of overlapping forks = %v, want %v", got, want)
 	}
 }

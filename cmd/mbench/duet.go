@@ -47,6 +47,11 @@ func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args 
 	warnAll(e, res.Warnings)
 	fmt.Fprintf(e.stderr, "mbench: %d paired iterations stored in %s as runs %s (old) and %s (new)\n", res.Pairs, db.Name(), res.Old.ID, res.New.ID)
 	kept := fmt.Sprintf("every finished pair is kept in runs %s and %s", res.Old.ID, res.New.ID)
+	if res.EmptyShard() && runErr == nil {
+		// Recorded, as mbench run and interleaved ab record it.
+		fmt.Fprintf(e.stderr, "mbench: shard %s holds none of the benchmarks: nothing to compare\n", res.Shard.Shard)
+		return nil
+	}
 	result, notes, err := res.Report(opts)
 	if err != nil {
 		return r.end(ctx, cmp.Or(runErr, err), kept)

@@ -110,10 +110,13 @@ func TestGolden(t *testing.T) {
 		shard("shard-hash-1", exitOK, "-label", "halves", "-shard", "1/2")
 		shard("shard-hash-2", exitOK, "-label", "halves", "-shard", "2/2")
 		checkShards(t, "m.db", "halves", 2)
+		untime(t, "m.db", "halves")
 		// The runs of label halves, together, are the basis of another
 		// label's shards, and then the newest run of the whole suite is.
 		shard("shard-label-basis", exitOK, "-label", "thirds", "-shard", "3/3")
 		shard("shard-whole", exitOK, "-label", "whole", "-o", "whole.txt")
+		untime(t, "m.db", "whole")
+		untimeFile(t, filepath.Join(g.work, "whole.txt"))
 		shard("shard-time-1", exitOK, "-label", "timed", "-shard", "1/2")
 		shard("shard-time-2", exitOK, "-label", "timed", "-shard", "2/2")
 		checkShards(t, "m.db", "timed", 2)
@@ -184,10 +187,12 @@ func TestGolden(t *testing.T) {
 		g.check("ab/shard-hash-1", exitOK, append(ab, "-shard", "1/2", "-old-label", "halves")...)
 		g.check("ab/shard-hash-2", exitOK, append(ab, "-shard", "2/2", "-old-label", "halves")...)
 		checkShards(t, "m.db", "halves..new.test", 2)
+		untime(t, "m.db", "halves..new.test")
 		// The two sessions of label halves..new.test are the basis.
 		g.check("ab/shard-1", exitOK, append(ab, "-shard", "1/2", "-old-label", "timed")...)
 		g.check("ab/shard-2", exitOK, append(ab, "-shard", "2/2", "-old-label", "timed")...)
 		checkShards(t, "m.db", "timed..new.test", 2)
+		untime(t, "m.db", "timed..new.test")
 		g.check("ab/shard-empty", exitOK, append(ab, "-shard", "8/8", "-old-label", "many")...)
 		g.check("ab/bad-shard", exitUsage, append(ab, "-shard", "3/2")...)
 		if twoCPUs() {
@@ -195,6 +200,10 @@ func TestGolden(t *testing.T) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // printed as this machine's GOMAXPROCS
 				g.check("ab/parallel-shard", exitOK, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test",
 					"-max-rounds", "3", "-mi", "4", "-iter", "5ms", "-seed", "3", "-shard", "2/2", "-old-label", "par")
+				// More shards than benchmarks: recorded, nothing to compare,
+				// as interleaved ab does.
+				g.check("ab/parallel-shard-empty", exitOK, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test",
+					"-max-rounds", "3", "-mi", "4", "-iter", "5ms", "-seed", "3", "-shard", "8/8", "-old-label", "par-empty")
 			}()
 		}
 	})

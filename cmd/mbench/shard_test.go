@@ -1,7 +1,10 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
+	"os"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -64,5 +67,44 @@ func checkShards(t *testing.T, db, label string, n int) {
 	}
 	if got := bench.SuiteID(all); got != suites[0] {
 		t.Errorf("label %s: the shards measured suite %s, planned %s", label, got, suites[0])
+	}
+}
+
+// untime clears the wall-clock times of the runs of label in the store db
+// and of their measurements. The fake test binary of the golden tests
+// takes no time, so that its runs' clocks hold only noise; without them a
+// basis plans by iteration time (run.Times), the same on every run of the
+// tests.
+func untime(t *testing.T, db, label string) {
+	t.Helper()
+	conn, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{
+		"UPDATE measurements SET start_ns = NULL, end_ns = NULL WHERE run IN (SELECT num FROM runs WHERE label = ?)",
+		"UPDATE runs SET start_ns = NULL, end_ns = NULL WHERE label = ?",
+	} {
+		if _, err := conn.Exec(q, label); err != nil {
+			t.Fatalf("clearing the times of label %s: %v", label, err)
+		}
+	}
+}
+
+// runTimes matches the start and end of a run in a results file's "#mbench
+// run" line.
+var runTimes = regexp.MustCompile(`,?"(start|end)":"[^"]*"`)
+
+// untimeFile clears the start and end of the run in the results file, as
+// untime does in a store.
+func untimeFile(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, runTimes.ReplaceAll(data, nil), 0o666); err != nil {
+		t.Fatal(err)
 	}
 }
