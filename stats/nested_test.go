@@ -312,3 +312,54 @@ func TestNestedRatioCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedRatioOneForkSide: new measured on two instances 10% apart, old
+// on one instance in a single fork, as `go test -count N` gives. The single
+// fork gives no variance estimate for its side, but the two instances of
+// the other side still must widen the interval as they do when old has
+// several forks: unwidened, a percentile interval over two instances is far
+// too narrow.
+func TestNestedRatioOneForkSide(t *testing.T) {
+	b := Bootstrap{Level: 0.95, Replicates: 2000}
+	r := newRand(13)
+	vals := slicesOf(r, 100, 0.01, 50)
+	new := [][][]float64{forks(r, 5, 10, 100, 0.01, 0.01), forks(r, 5, 10, 110, 0.01, 0.01)}
+	one := b.NestedRatio(new, [][][]float64{{vals}}, StatMean, newRand(1))
+	five := b.NestedRatio(new, [][][]float64{{vals[:10], vals[10:20], vals[20:30], vals[30:40], vals[40:]}}, StatMean, newRand(1))
+	t.Logf("old in one fork: %+v; the same values in five forks: %+v", one, five)
+	if one.RelWidth() < five.RelWidth()/2 {
+		t.Errorf("old in one fork: relative width %.4f, less than half the %.4f of the same values in five forks", one.RelWidth(), five.RelWidth())
+	}
+	if math.IsNaN(one.Lo) || !one.Contains(1) {
+		t.Errorf("no change on two instances 10%% apart: interval %+v excludes 1", one)
+	}
+}
+
+// slicesOf returns n values around level with relative spread sd.
+func slicesOf(r *rand.Rand, level, sd float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = level * math.Exp(sd*r.NormFloat64())
+	}
+	return out
+}
+
+// TestNestedNonPositiveFork: a fork mean that is not positive has no
+// logarithm for NestedDF, but two instances still must widen the interval
+// (by Student's t over the instances), not leave the percentile interval
+// over two units as it is.
+func TestNestedNonPositiveFork(t *testing.T) {
+	b := Bootstrap{Level: 0.95, Replicates: 1000}
+	data := [][][]float64{{{1, 1.2}, {-0.4, 0.2}, {1.1, 0.9}}, {{5, 5.2}, {5.1, 4.9}, {5.3, 5}}}
+	if _, df := NestedDF(data); !math.IsNaN(df) {
+		t.Fatalf("NestedDF = %v, want NaN for a negative fork mean", df)
+	}
+	ns, _ := NewNestedSample(data, StatMean)
+	reps := make([]float64, b.Replicates)
+	ns.Replicates(reps, 2, newRand(1))
+	raw := b.percentile(ns.Center(), reps)
+	got := b.Nested(data, StatMean, newRand(1))
+	if want := ExpandDF(raw, 2, 1); got != want {
+		t.Errorf("Nested = %+v, want the percentile interval widened for 2 instances, %+v", got, want)
+	}
+}
