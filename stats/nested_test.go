@@ -363,3 +363,72 @@ func TestNestedNonPositiveFork(t *testing.T) {
 		t.Errorf("Nested = %+v, want the percentile interval widened for 2 instances, %+v", got, want)
 	}
 }
+
+// nestedFromBytes decodes b as instances → forks → iterations: a byte
+// below 8 ends a fork (below 4 also its instance); others are values,
+// among them 0, negatives and NaN.
+func nestedFromBytes(b []byte) [][][]float64 {
+	var data [][][]float64
+	var inst [][]float64
+	var fork []float64
+	for _, c := range b {
+		switch {
+		case c < 8:
+			inst = append(inst, fork)
+			fork = nil
+			if c < 4 {
+				data = append(data, inst)
+				inst = nil
+			}
+		case c == 8:
+			fork = append(fork, math.NaN())
+		case c < 16:
+			fork = append(fork, float64(c)-12)
+		default:
+			fork = append(fork, float64(c))
+		}
+	}
+	if len(fork) > 0 || len(inst) > 0 {
+		data = append(data, append(inst, fork))
+	}
+	return data
+}
+
+// FuzzNested: Nested and NestedRatio never panic on ragged, empty, zero,
+// negative or NaN data; their bounds are both NaN or ordered around the
+// centre's side, and with one instance Nested is Hierarchical.
+func FuzzNested(f *testing.F) {
+	for _, s := range []string{"", "\x00", "\x10\x11\x04\x12\x00\x13\x14", "\x08\x10", "\x0c\x0c\x04\x0c\x00\x20",
+		"\x10\x00\x11\x00\x12", "\x0a\x0e\x04\x10\x00\x20\x21\x04\x30"} {
+		f.Add([]byte(s), []byte("\x10\x11\x04\x12\x13"))
+	}
+	b := Bootstrap{Level: 0.9, Replicates: 50}
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		num, den := nestedFromBytes(x), nestedFromBytes(y)
+		check := func(name string, iv Interval) {
+			if math.IsNaN(iv.Lo) != math.IsNaN(iv.Hi) || iv.Lo > iv.Hi {
+				t.Fatalf("%s: bounds %+v", name, iv)
+			}
+		}
+		for _, s := range []Stat{StatMean, StatMedian} {
+			iv := b.Nested(num, s, newRand(1))
+			check("Nested", iv)
+			if len(num) == 1 {
+				if h := b.Hierarchical(num[0], s, newRand(1)); !sameInterval(iv, h) {
+					t.Fatalf("one instance: Nested %+v, Hierarchical %+v", iv, h)
+				}
+			}
+			check("NestedRatio", b.NestedRatio(num, den, s, newRand(1)))
+			NestedDF(num)
+			if ns, ok := NewNestedSample(num, s); ok {
+				ns.Replicates(make([]float64, 3), 2, newRand(1))
+			}
+		}
+	})
+}
+
+// sameInterval reports whether a and b are equal, NaN fields included.
+func sameInterval(a, b Interval) bool {
+	eq := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	return eq(a.Center, b.Center) && eq(a.Lo, b.Lo) && eq(a.Hi, b.Hi) && a.Level == b.Level
+}
