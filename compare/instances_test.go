@@ -147,3 +147,27 @@ func TestInstancesIdentical(t *testing.T) {
 		t.Errorf("identical instances widened the interval more than twice in %d of %d comparisons, want at most 8", widened, reps)
 	}
 }
+
+// TestInstancesAgainstOneProcess: old from one process on one machine, as
+// `go test -count N` gives, new unchanged but gathered from six instances
+// 0% to 15% slower than old's machine. The single process says nothing
+// about how much machines differ, but new's instances do: the verdict must
+// not be "slower".
+func TestInstancesAgainstOneProcess(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 1))
+	old := instanceRun(r, "old", 1e-6, []string{""}, []float64{1}, 1, 50)
+	new := instanceRun(r, "new", 1e-6, []string{"a", "b", "c", "d", "e", "f"}, []float64{1, 1.03, 1.06, 1.09, 1.12, 1.15}, 10, 10)
+	opts := DefaultOptions
+	opts.Replicates = 2000
+	res, err := Compare(old, new, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := res.Rows[0]
+	if row.Method != "nested" || row.Old.Instances != 1 || row.New.Instances != 6 {
+		t.Fatalf("method %q over %d and %d instances, want nested over 1 and 6", row.Method, row.Old.Instances, row.New.Instances)
+	}
+	if row.Verdict != Inconclusive {
+		t.Errorf("no change, new on six instances 0–15%% slower: verdict %q, interval %+v; want inconclusive", row.Verdict.Word("sec/op"), row.Ratio)
+	}
+}

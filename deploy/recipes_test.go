@@ -57,6 +57,11 @@ func TestWorkflowChecksFail(t *testing.T) {
 		{"          path: shard.db\n", "          path: other.db\n", "the shard's store shard.db is not uploaded"},
 		{`pull-requests: write`, `pull-requests: read`, "without permissions: pull-requests: write"},
 		{`gh pr comment`, `gh pr view`, "the comparison is not posted"},
+		{"fetch-depth: 0\n", "fetch-depth: 1\n", `-old origin/$BASE needs the history: actions/checkout with fetch-depth: 0`},
+		{`pattern: mbench-shard-*`, `pattern: shard-*`, `pattern "shard-*" does not match the artifact mbench-shard-1`},
+		{"          path: shards\n", "          path: shards\n          merge-multiple: true\n", `would overwrite each other`},
+		{`for db in shards/*/shard.db`, `for db in shards/shard.db`, `the shards' stores (shard.db) are not copied into one`},
+		{`name: mbench-shard-${{ matrix.shard }}`, `name: mbench-shard`, `not uploaded under a name with ${{ matrix.shard }}`},
 	} {
 		wantError(t, checkWorkflow(c, file, mutate(t, file, src, m)), m)
 	}

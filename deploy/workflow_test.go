@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -136,6 +137,11 @@ func checkShardRecipe(file string, wf *actionlint.Workflow, steps []*workflowSte
 				continue
 			}
 			shardJob, shardDB, label = s.job, s.resolve(inv.flags["db"]), s.resolve(inv.label())
+			if old, ok := inv.flags["old"]; ok && slices.Equal(inv.command, []string{"ab"}) {
+				if d := actionInput(wf.Jobs[s.job], "actions/checkout@", "fetch-depth"); d != "0" {
+					failAt(inv, "-old %s needs the history: actions/checkout with fetch-depth: 0 (have %q)", old, d)
+				}
+			}
 			if label == "" {
 				failAt(inv, "-shard without a label (-label; for ab, -old-label and -new-label): the shards would not be one result")
 			}
@@ -162,16 +168,26 @@ func checkShardRecipe(file string, wf *actionlint.Workflow, steps []*workflowSte
 		fail("the shards write neither to a file (-db) nor to the server of a secret MBENCH_DB (have %q)", db)
 	}
 
+	var shardFile string // where the gathering job finds the first shard's store
 	var gathered bool
 	for _, s := range steps {
 		if s.job == shardJob || !slices.ContainsFunc(wf.Jobs[s.job].Needs, func(n *actionlint.String) bool { return n.Value == shardJob }) {
 			continue
 		}
+		if shardDB != "" && shardFile == "" {
+			var err error
+			if shardFile, err = downloaded(wf.Jobs[shardJob], wf.Jobs[s.job], shardDB); err != nil {
+				fail("job %s: %v", s.job, err)
+			}
+		}
 		var copied bool
 		for _, inv := range s.invs {
 			switch strings.Join(inv.command, " ") {
 			case "store copy":
-				copied = copied || len(inv.args) == 2 && shardDB != "" && path.Base(s.resolve(inv.args[0])) == path.Base(shardDB)
+				if len(inv.args) == 2 && shardFile != "" {
+					ok, _ := path.Match(s.resolve(inv.args[0]), shardFile)
+					copied = copied || ok
+				}
 			case "compare":
 				if len(inv.args) != 1 || s.resolve(inv.args[0]) != label {
 					failAt(inv, "compares %q, want the shards' label %q alone", inv.args, label)
@@ -223,6 +239,56 @@ func matrixShards(job *actionlint.Job) (int, error) {
 		return 0, fmt.Errorf("matrix.shard is empty")
 	}
 	return len(row.Values), nil
+}
+
+// actionInput returns the value of input name of the first step of job
+// that uses an action whose reference begins with uses ("" if none).
+func actionInput(job *actionlint.Job, uses, name string) string {
+	for _, st := range job.Steps {
+		a, ok := st.Exec.(*actionlint.ExecAction)
+		if ok && strings.HasPrefix(a.Uses.Value, uses) {
+			if in := a.Inputs[name]; in != nil && in.Value != nil {
+				return in.Value.Value
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// downloaded returns the path at which the job gather finds the file p
+// that the first shard of job shard uploads, as actions/download-artifact
+// lays out several artifacts: each in a directory of its name under path.
+func downloaded(shard, gather *actionlint.Job, p string) (string, error) {
+	var raw string
+	for _, st := range shard.Steps {
+		a, ok := st.Exec.(*actionlint.ExecAction)
+		if ok && strings.HasPrefix(a.Uses.Value, "actions/upload-artifact@") && a.Inputs["path"] != nil && a.Inputs["path"].Value.Value == p && a.Inputs["name"] != nil {
+			raw = a.Inputs["name"].Value.Value
+		}
+	}
+	// Shards uploading under one name would replace each other's file.
+	name := strings.ReplaceAll(raw, "${{ matrix.shard }}", "1")
+	if name == raw || strings.Contains(name, "${{") {
+		return "", fmt.Errorf("the shards' stores %s are not uploaded under a name with ${{ matrix.shard }} alone (have %q)", p, raw)
+	}
+	if !slices.ContainsFunc(gather.Steps, func(st *actionlint.Step) bool {
+		a, ok := st.Exec.(*actionlint.ExecAction)
+		return ok && strings.HasPrefix(a.Uses.Value, "actions/download-artifact@")
+	}) {
+		return "", fmt.Errorf("the shards' stores are not downloaded (actions/download-artifact)")
+	}
+	pattern := actionInput(gather, "actions/download-artifact@", "pattern")
+	if n := actionInput(gather, "actions/download-artifact@", "name"); n != "" || pattern == "" {
+		return "", fmt.Errorf("actions/download-artifact without pattern: (name %q) does not fetch every shard's artifact", n)
+	}
+	if ok, _ := path.Match(pattern, name); !ok {
+		return "", fmt.Errorf("actions/download-artifact pattern %q does not match the artifact %s", pattern, name)
+	}
+	if actionInput(gather, "actions/download-artifact@", "merge-multiple") == "true" {
+		return "", fmt.Errorf("actions/download-artifact with merge-multiple: the shards' files %s would overwrite each other", path.Base(p))
+	}
+	return path.Join(cmp.Or(actionInput(gather, "actions/download-artifact@", "path"), "."), name, path.Base(p)), nil
 }
 
 // uploads reports whether a job uploads the file p as an artifact.

@@ -58,6 +58,11 @@ func (b Bootstrap) Nested(data [][][]float64, s Stat, r *rand.Rand) Interval {
 		return iv
 	}
 	_, df := NestedDF(data)
+	if math.IsNaN(df) {
+		// A fork mean that is not positive has no logarithm: count
+		// the instances alone, the more cautious of NestedDF's answers.
+		df = float64(k - 1)
+	}
 	return ExpandDF(iv, df+1, df)
 }
 
@@ -77,8 +82,10 @@ func (b Bootstrap) Nested(data [][][]float64, s Stat, r *rand.Rand) Interval {
 // NestedDF (variances of the log means, as WelchDF combines them) and
 // min(df_num, df_den)+1 units. When both sides have several instances, one
 // preliminary test on the two sides' mean squares pooled decides for both
-// whether instances differ: both versions ran on machines of one kind. Lo and Hi are NaN under the conditions of
-// Nested for either side, or if a replicate is 0/0. It panics on an invalid
+// whether instances differ: both versions ran on machines of one kind. A
+// side with no variance estimate (one fork on one instance) leaves the
+// other side's degrees of freedom to widen by. Lo and Hi are NaN under the
+// conditions of Nested for either side, or if a replicate is 0/0. It panics on an invalid
 // Bootstrap, Stat, or nil r.
 func (b Bootstrap) NestedRatio(num, den [][][]float64, s Stat, r *rand.Rand) Interval {
 	b.check(r)
@@ -101,11 +108,30 @@ func (b Bootstrap) NestedRatio(num, den [][][]float64, s Stat, r *rand.Rand) Int
 		return iv
 	}
 	vn, dfn, vd, dfd := ratioDF(num, den)
+	if math.IsNaN(vn) || math.IsNaN(vd) {
+		// A side without a variance estimate (a single fork on a
+		// single instance) cannot enter Welch's combination; the
+		// other side's degrees of freedom bound the widening.
+		df := minKnown(dfn, dfd)
+		return ExpandDF(iv, df+1, df)
+	}
 	df := dfn + dfd
 	if vn+vd > 0 {
 		df = (vn + vd) * (vn + vd) / (vn*vn/dfn + vd*vd/dfd)
 	}
 	return ExpandDF(iv, min(dfn, dfd)+1, df)
+}
+
+// minKnown returns the smaller of a and b that is not NaN (NaN if both
+// are).
+func minKnown(a, b float64) float64 {
+	switch {
+	case math.IsNaN(a):
+		return b
+	case math.IsNaN(b):
+		return a
+	}
+	return min(a, b)
 }
 
 // NestedDF returns the estimated variance v of the logarithm of the mean of
@@ -334,12 +360,9 @@ func (p *pool) nested(r *rand.Rand, m int) float64 {
 func ratioDF(num, den [][][]float64) (vn, dfn, vd, dfd float64) {
 	mn, okn := meanSquares(num)
 	md, okd := meanSquares(den)
-	if !okn || !okd {
-		return math.NaN(), math.NaN(), math.NaN(), math.NaN()
-	}
-	if mn.k < 2 || md.k < 2 {
-		vn, dfn = mn.split(mn.k > 1 && mn.differ())
-		vd, dfd = md.split(md.k > 1 && md.differ())
+	if !okn || !okd || mn.k < 2 || md.k < 2 {
+		vn, dfn = sideDF(mn, okn)
+		vd, dfd = sideDF(md, okd)
 		return vn, dfn, vd, dfd
 	}
 	b1, b2 := float64(mn.k-1), float64(md.k-1)
@@ -353,6 +376,20 @@ func ratioDF(num, den [][][]float64) (vn, dfn, vd, dfd float64) {
 	vn, dfn = mn.split(d)
 	vd, dfd = md.split(d)
 	return vn, dfn, vd, dfd
+}
+
+// sideDF is NestedDF of one side of a ratio given its mean squares. When
+// they could not be computed the variance is NaN, and so are the degrees of
+// freedom, except that several instances count K−1, the more cautious of
+// NestedDF's answers.
+func sideDF(ms nestedMS, ok bool) (v, df float64) {
+	switch {
+	case ok:
+		return ms.split(ms.k > 1 && ms.differ())
+	case ms.k > 1:
+		return math.NaN(), float64(ms.k - 1)
+	}
+	return math.NaN(), math.NaN()
 }
 
 // zeroNaN returns x, or 0 for NaN.

@@ -312,3 +312,123 @@ func TestNestedRatioCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedRatioOneForkSide: new measured on two instances 10% apart, old
+// on one instance in a single fork, as `go test -count N` gives. The single
+// fork gives no variance estimate for its side, but the two instances of
+// the other side still must widen the interval as they do when old has
+// several forks: unwidened, a percentile interval over two instances is far
+// too narrow.
+func TestNestedRatioOneForkSide(t *testing.T) {
+	b := Bootstrap{Level: 0.95, Replicates: 2000}
+	r := newRand(13)
+	vals := slicesOf(r, 100, 0.01, 50)
+	new := [][][]float64{forks(r, 5, 10, 100, 0.01, 0.01), forks(r, 5, 10, 110, 0.01, 0.01)}
+	one := b.NestedRatio(new, [][][]float64{{vals}}, StatMean, newRand(1))
+	five := b.NestedRatio(new, [][][]float64{{vals[:10], vals[10:20], vals[20:30], vals[30:40], vals[40:]}}, StatMean, newRand(1))
+	t.Logf("old in one fork: %+v; the same values in five forks: %+v", one, five)
+	if one.RelWidth() < five.RelWidth()/2 {
+		t.Errorf("old in one fork: relative width %.4f, less than half the %.4f of the same values in five forks", one.RelWidth(), five.RelWidth())
+	}
+	if math.IsNaN(one.Lo) || !one.Contains(1) {
+		t.Errorf("no change on two instances 10%% apart: interval %+v excludes 1", one)
+	}
+}
+
+// slicesOf returns n values around level with relative spread sd.
+func slicesOf(r *rand.Rand, level, sd float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = level * math.Exp(sd*r.NormFloat64())
+	}
+	return out
+}
+
+// TestNestedNonPositiveFork: a fork mean that is not positive has no
+// logarithm for NestedDF, but two instances still must widen the interval
+// (by Student's t over the instances), not leave the percentile interval
+// over two units as it is.
+func TestNestedNonPositiveFork(t *testing.T) {
+	b := Bootstrap{Level: 0.95, Replicates: 1000}
+	data := [][][]float64{{{1, 1.2}, {-0.4, 0.2}, {1.1, 0.9}}, {{5, 5.2}, {5.1, 4.9}, {5.3, 5}}}
+	if _, df := NestedDF(data); !math.IsNaN(df) {
+		t.Fatalf("NestedDF = %v, want NaN for a negative fork mean", df)
+	}
+	ns, _ := NewNestedSample(data, StatMean)
+	reps := make([]float64, b.Replicates)
+	ns.Replicates(reps, 2, newRand(1))
+	raw := b.percentile(ns.Center(), reps)
+	got := b.Nested(data, StatMean, newRand(1))
+	if want := ExpandDF(raw, 2, 1); got != want {
+		t.Errorf("Nested = %+v, want the percentile interval widened for 2 instances, %+v", got, want)
+	}
+}
+
+// nestedFromBytes decodes b as instances → forks → iterations: a byte
+// below 8 ends a fork (below 4 also its instance); others are values,
+// among them 0, negatives and NaN.
+func nestedFromBytes(b []byte) [][][]float64 {
+	var data [][][]float64
+	var inst [][]float64
+	var fork []float64
+	for _, c := range b {
+		switch {
+		case c < 8:
+			inst = append(inst, fork)
+			fork = nil
+			if c < 4 {
+				data = append(data, inst)
+				inst = nil
+			}
+		case c == 8:
+			fork = append(fork, math.NaN())
+		case c < 16:
+			fork = append(fork, float64(c)-12)
+		default:
+			fork = append(fork, float64(c))
+		}
+	}
+	if len(fork) > 0 || len(inst) > 0 {
+		data = append(data, append(inst, fork))
+	}
+	return data
+}
+
+// FuzzNested: Nested and NestedRatio never panic on ragged, empty, zero,
+// negative or NaN data; their bounds are both NaN or ordered around the
+// centre's side, and with one instance Nested is Hierarchical.
+func FuzzNested(f *testing.F) {
+	for _, s := range []string{"", "\x00", "\x10\x11\x04\x12\x00\x13\x14", "\x08\x10", "\x0c\x0c\x04\x0c\x00\x20",
+		"\x10\x00\x11\x00\x12", "\x0a\x0e\x04\x10\x00\x20\x21\x04\x30"} {
+		f.Add([]byte(s), []byte("\x10\x11\x04\x12\x13"))
+	}
+	b := Bootstrap{Level: 0.9, Replicates: 50}
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		num, den := nestedFromBytes(x), nestedFromBytes(y)
+		check := func(name string, iv Interval) {
+			if math.IsNaN(iv.Lo) != math.IsNaN(iv.Hi) || iv.Lo > iv.Hi {
+				t.Fatalf("%s: bounds %+v", name, iv)
+			}
+		}
+		for _, s := range []Stat{StatMean, StatMedian} {
+			iv := b.Nested(num, s, newRand(1))
+			check("Nested", iv)
+			if len(num) == 1 {
+				if h := b.Hierarchical(num[0], s, newRand(1)); !sameInterval(iv, h) {
+					t.Fatalf("one instance: Nested %+v, Hierarchical %+v", iv, h)
+				}
+			}
+			check("NestedRatio", b.NestedRatio(num, den, s, newRand(1)))
+			NestedDF(num)
+			if ns, ok := NewNestedSample(num, s); ok {
+				ns.Replicates(make([]float64, 3), 2, newRand(1))
+			}
+		}
+	})
+}
+
+// sameInterval reports whether a and b are equal, NaN fields included.
+func sameInterval(a, b Interval) bool {
+	eq := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	return eq(a.Center, b.Center) && eq(a.Lo, b.Lo) && eq(a.Hi, b.Hi) && a.Level == b.Level
+}
