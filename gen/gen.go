@@ -3,12 +3,14 @@ package gen
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/version"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -232,12 +234,30 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	for _, dir := range dirs {
-		if done[dir] || ours(filepath.Join(dir, GeneratedFile), opts.Dir) != nil {
+	for _, d := range dirs {
+		if done[d.dir] || ours(filepath.Join(d.dir, GeneratedFile), opts.Dir) != nil {
 			continue
 		}
-		if err := res.settle(dir, nil, opts.Check, logf); err != nil {
+		if err := res.settle(d.dir, nil, opts.Check, logf); err != nil {
 			return res, err
+		}
+	}
+	// So do the recorded sets of segments whose markers are gone.
+	for _, d := range dirs {
+		files := orphans(d.dir, d.path, segs)
+		if opts.Check {
+			res.Stale = append(res.Stale, files...)
+			continue
+		}
+		for _, file := range files {
+			if err := os.Remove(file); err != nil {
+				return res, err
+			}
+			res.Removed = append(res.Removed, file)
+			logf("removed %s: no segment %s left", file, strings.TrimSuffix(filepath.Base(file), ".json"))
+		}
+		if len(files) > 0 {
+			removeEmptyDirs(filepath.Join(d.dir, "testdata", "mbench"), 2)
 		}
 	}
 	sort.Strings(res.Stale)
@@ -300,25 +320,58 @@ func (res *Result) settle(dir string, src []byte, check bool, logf func(string, 
 	return nil
 }
 
+// A pkgDir is the directory of a package and its import path.
+type pkgDir struct{ dir, path string }
+
 // packageDirs returns the directories of the packages the patterns
 // match.
-func packageDirs(ctx context.Context, dir string, patterns []string) ([]string, error) {
+func packageDirs(ctx context.Context, dir string, patterns []string) ([]pkgDir, error) {
 	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
-	var dirs []string
+	var dirs []pkgDir
 	for _, p := range pkgs {
 		switch {
 		case p.Dir != "":
-			dirs = append(dirs, p.Dir)
+			dirs = append(dirs, pkgDir{p.Dir, p.PkgPath})
 		case len(p.GoFiles) > 0:
-			dirs = append(dirs, filepath.Dir(p.GoFiles[0]))
+			dirs = append(dirs, pkgDir{filepath.Dir(p.GoFiles[0]), p.PkgPath})
 		}
 	}
-	sort.Strings(dirs)
+	sort.Slice(dirs, func(i, j int) bool { return dirs[i].dir < dirs[j].dir })
 	return dirs, nil
+}
+
+// orphans returns the recorded files in dir/testdata/mbench that mbench
+// gen wrote for a segment of the package with import path path (the file
+// NAME.json says segment NAME of that package) that segs no longer has.
+// Other files there are the user's and stay.
+func orphans(dir, path string, segs []*Segment) []string {
+	have := map[string]bool{}
+	for _, s := range segs {
+		if s.Pkg != nil && s.Pkg.PkgPath == path {
+			have[s.Name] = true
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "testdata", "mbench", "*.json"))
+	var out []string
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		if have[name] {
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		var head struct{ Segment, Package string }
+		if json.Unmarshal(data, &head) == nil && head.Segment == name && head.Package == path {
+			out = append(out, file)
+		}
+	}
+	return out
 }
 
 // onlyFailedTests reports whether err holds nothing but *TestsFailed
