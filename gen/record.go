@@ -308,7 +308,7 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 		return err
 	}
-	return os.WriteFile(name, data, 0o666)
+	return writeAtomic(name, data)
 }
 
 // skippedDetail says why no execution of s could be recorded: problem is
