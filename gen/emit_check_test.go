@@ -216,3 +216,26 @@ func TestGenerateRemovesOrphans(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreReportsFailures: -check puts back the recorded sets that
+// recording changed, and says so when it cannot, rather than leaving
+// the user's files changed in silence.
+func TestRestoreReportsFailures(t *testing.T) {
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same.json")
+	changed := filepath.Join(dir, "changed.json")
+	gone := filepath.Join(dir, "gone", "mbench", "lost.json") // its directory is gone
+	write(t, same, "same\n")
+	write(t, changed, "new\n")
+	saved := savedFiles{same: []byte("same\n"), changed: []byte("old\n"), gone: []byte("old\n")}
+	got, err := saved.restore()
+	if want := []string{changed, gone}; !slices.Equal(got, want) {
+		t.Errorf("restore changed %v, want %v", got, want)
+	}
+	if err == nil || !strings.Contains(err.Error(), "lost.json") {
+		t.Errorf("restore of a file it cannot write: %v, want an error naming it", err)
+	}
+	if data, _ := os.ReadFile(changed); string(data) != "old\n" {
+		t.Errorf("changed.json holds %q, want it put back", data)
+	}
+}

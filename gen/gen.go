@@ -115,7 +115,7 @@ func (r *Result) Counts() []Count {
 // Generate never overwrites or removes a mbench_gen_test.go that it did
 // not write (one that does not start with the generated header). Files are
 // replaced at once (written aside, then renamed).
-func Generate(ctx context.Context, opts Options) (*Result, error) {
+func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	if opts.MaxInputs < 0 {
 		return nil, fmt.Errorf("MaxInputs %d: must be positive", opts.MaxInputs)
 	}
@@ -168,12 +168,16 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 				return res, err
 			}
 			defer func() {
-				for _, file := range saved.restore() {
+				changed, rerr := saved.restore()
+				for _, file := range changed {
 					if kept[file] {
 						res.Stale = append(res.Stale, file)
 					}
 				}
 				sort.Strings(res.Stale)
+				if rerr != nil {
+					err = errors.Join(err, fmt.Errorf("-check could not put back the recorded sets: %w", rerr))
+				}
 			}()
 		}
 		logf("recording the inputs of %d segments", len(accepted))
@@ -414,10 +418,17 @@ func saveRecorded(segs []*Segment) (savedFiles, error) {
 }
 
 // restore puts the saved files back as they were and returns those that
-// recording had changed.
-func (saved savedFiles) restore() []string {
+// recording had changed, and the files it could not put back.
+func (saved savedFiles) restore() ([]string, error) {
 	var changed []string
-	for file, old := range saved {
+	var errs []error
+	files := make([]string, 0, len(saved))
+	for file := range saved {
+		files = append(files, file)
+	}
+	sort.Strings(files)
+	for _, file := range files {
+		old := saved[file]
 		now, err := os.ReadFile(file)
 		if err != nil && old == nil {
 			continue // neither before nor after
@@ -427,13 +438,17 @@ func (saved savedFiles) restore() []string {
 		}
 		changed = append(changed, file)
 		if old == nil {
-			os.Remove(file)
+			if err := os.Remove(file); err != nil {
+				errs = append(errs, err)
+			}
 			removeEmptyDirs(filepath.Dir(file), 2)
 			continue
 		}
-		writeAtomic(file, old)
+		if err := writeAtomic(file, old); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", file, err))
+		}
 	}
-	return changed
+	return changed, errors.Join(errs...)
 }
 
 // removeEmptyDirs removes dir and then up to n-1 of its parents while
