@@ -162,7 +162,11 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 		}
 		return nil
 	}
-	out, err := goCmd(ctx, dir, "vet", "-overlay="+ov, ".")
+	env, err := scratchEnv(os.Environ(), tmp)
+	if err != nil {
+		return nil, err
+	}
+	out, err := goCmd(ctx, dir, env, "vet", "-overlay="+ov, ".")
 	if err != nil {
 		if cerr := compiled(out); cerr != nil {
 			return nil, cerr
@@ -173,7 +177,7 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 		// Findings in the package's own files are not the generated
 		// code's business; whether it builds, go test says next.
 	}
-	out, err = goCmd(ctx, dir, "test", "-overlay="+ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$", ".")
+	out, err = goCmd(ctx, dir, env, "test", "-overlay="+ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$", ".")
 	if err == nil {
 		return faults, nil
 	}
@@ -214,9 +218,11 @@ func firstFailure(out []byte) string {
 	return "failed"
 }
 
-// goCmd runs the go command in dir and returns its combined output.
-func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
+// goCmd runs the go command in dir with env and returns its combined
+// output.
+func goCmd(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := proc.Command(ctx, "go", args...)
 	cmd.Dir = dir
+	cmd.Env = env
 	return cmd.CombinedOutput()
 }

@@ -161,3 +161,81 @@ func TestWriteAtomic(t *testing.T) {
 		t.Errorf("mode %v, %v, want 0644", fi.Mode(), err)
 	}
 }
+
+// TestGenerateRemovesOrphans: the recorded sets of a segment whose marker
+// is gone (removed or renamed) go with it, as its benchmark does; a JSON
+// file of the user's in testdata/mbench stays; -check names the orphan
+// and removes nothing.
+func TestGenerateRemovesOrphans(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	dir := t.TempDir()
+	ours := `{"segment":"Old","package":"example.com/o","sets":[]}` + "\n"
+	files := map[string]string{
+		"go.mod":                       "module example.com/o\n\ngo 1.24\n",
+		"o.go":                         "package o\n\nfunc F() int { return 1 }\n",
+		"testdata/mbench/Old.json":     ours,
+		"testdata/mbench/Other.json":   `{"segment":"Other","package":"example.com/elsewhere","sets":[]}` + "\n",
+		"testdata/mbench/notes.json":   `{"mine": true}` + "\n",
+		"testdata/mbench/Broken.json":  "not json\n",
+		"testdata/mbench/README.md":    "mine\n",
+		"testdata/mbench/Renamed.json": `{"segment":"Old","package":"example.com/o","sets":[]}` + "\n",
+	}
+	for name, content := range files {
+		write(t, filepath.Join(dir, name), content)
+	}
+	old := filepath.Join(dir, "testdata", "mbench", "Old.json")
+
+	res, err := Generate(context.Background(), Options{Dir: dir, Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stale) != 1 || res.Stale[0] != old {
+		t.Errorf("-check: Stale = %v, want [%s]", res.Stale, old)
+	}
+	if _, err := os.Stat(old); err != nil {
+		t.Errorf("-check removed %s: %v", old, err)
+	}
+
+	res, err = Generate(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Removed) != 1 || res.Removed[0] != old {
+		t.Errorf("Removed = %v, want [%s]", res.Removed, old)
+	}
+	for name, content := range files {
+		file := filepath.Join(dir, name)
+		data, err := os.ReadFile(file)
+		switch {
+		case file == old && err == nil:
+			t.Errorf("%s is still there", name)
+		case file != old && string(data) != content:
+			t.Errorf("%s changed: %q, %v", name, data, err)
+		}
+	}
+}
+
+// TestRestoreReportsFailures: -check puts back the recorded sets that
+// recording changed, and says so when it cannot, rather than leaving
+// the user's files changed in silence.
+func TestRestoreReportsFailures(t *testing.T) {
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same.json")
+	changed := filepath.Join(dir, "changed.json")
+	gone := filepath.Join(dir, "gone", "mbench", "lost.json") // its directory is gone
+	write(t, same, "same\n")
+	write(t, changed, "new\n")
+	saved := savedFiles{same: []byte("same\n"), changed: []byte("old\n"), gone: []byte("old\n")}
+	got, err := saved.restore()
+	if want := []string{changed, gone}; !slices.Equal(got, want) {
+		t.Errorf("restore changed %v, want %v", got, want)
+	}
+	if err == nil || !strings.Contains(err.Error(), "lost.json") {
+		t.Errorf("restore of a file it cannot write: %v, want an error naming it", err)
+	}
+	if data, _ := os.ReadFile(changed); string(data) != "old\n" {
+		t.Errorf("changed.json holds %q, want it put back", data)
+	}
+}

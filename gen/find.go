@@ -1,12 +1,15 @@
 package gen
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -70,6 +73,8 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // marker without a valid NAME, a marker followed by no statement of a
 // function, a marker on a function without a body, a NAME used twice in
 // one package, a marker in a _test.go file. When the error is not nil, no segments are returned.
+// The generated file of an earlier run (mbench_gen_test.go with the
+// generated header) is hidden: its errors and markers are not the user's.
 //
 // # Inputs and outputs
 //
@@ -168,6 +173,11 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 		Env:     opts.Env,
 		Tests:   true,
 	}
+	overlay, err := hideGenerated(cfg, patterns)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Overlay = overlay
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
@@ -205,6 +215,42 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 		analyze(s, cache)
 	}
 	return f.segs, nil
+}
+
+// hideGenerated returns an overlay that empties the generated files of
+// the packages the patterns match, leaving their package clause: the file
+// of an earlier run is not the user's code. Stale, it may no longer
+// compile (a function it calls was renamed), and the payload of a segment
+// holding a nested one copies the nested marker; neither may stop the
+// regeneration. A file of that name without the generated header stays.
+func hideGenerated(cfg *packages.Config, patterns []string) (map[string][]byte, error) {
+	c := *cfg
+	c.Mode, c.Tests, c.Fset = packages.NeedName|packages.NeedFiles, false, nil
+	pkgs, err := packages.Load(&c, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	overlay := map[string][]byte{}
+	for _, p := range pkgs {
+		dir := p.Dir
+		if dir == "" && len(p.GoFiles) > 0 {
+			dir = filepath.Dir(p.GoFiles[0])
+		}
+		if dir == "" {
+			continue
+		}
+		file := filepath.Join(dir, GeneratedFile)
+		src, err := os.ReadFile(file)
+		if err != nil || !bytes.HasPrefix(src, []byte(header)) {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.PackageClauseOnly)
+		if err != nil {
+			continue // the type check reports it
+		}
+		overlay[file] = []byte(header + "\npackage " + f.Name.Name + "\n")
+	}
+	return overlay, nil
 }
 
 // A finder collects the segments and errors of the loaded packages.

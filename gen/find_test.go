@@ -407,3 +407,36 @@ func TestFindBadPattern(t *testing.T) {
 		t.Errorf("Find with a cancelled context: no error")
 	}
 }
+
+// TestFindIgnoresGeneratedFile: the generated file of an earlier run is
+// not the user's code. Stale, it may no longer compile (a function it
+// calls was renamed), and the payload of a segment holding a nested one
+// copies the nested marker; neither may stop the regeneration. A
+// hand-written file of the same name is the user's.
+func TestFindIgnoresGeneratedFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/g\n\ngo 1.24\n")
+	write(t, filepath.Join(dir, "g.go"), "package g\n\nfunc Twice(x int) int {\n\t//mbench:bench Twice\n\tx *= 2\n\treturn x\n}\n")
+	stale := header + "\npackage g\n\nfunc mbenchPayloadOld(x int) int {\n\t//mbench:bench Old\n\treturn Renamed(x)\n}\n"
+	gen := filepath.Join(dir, GeneratedFile)
+	write(t, gen, stale)
+	segs, err := Find(context.Background(), FindOptions{Dir: dir})
+	if err != nil {
+		t.Fatalf("Find with a stale generated file: %v", err)
+	}
+	if len(segs) != 1 || segs[0].Name != "Twice" {
+		t.Errorf("Find: %d segments, want Twice", len(segs))
+	}
+	if data, err := os.ReadFile(gen); err != nil || string(data) != stale {
+		t.Errorf("Find changed %s: %v", gen, err)
+	}
+
+	write(t, gen, strings.TrimPrefix(stale, header))
+	_, err = Find(context.Background(), FindOptions{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), GeneratedFile+":5: //mbench:bench Old in a _test.go file") {
+		t.Errorf("Find with a hand-written %s: %v, want its marker and type errors", GeneratedFile, err)
+	}
+}

@@ -3,12 +3,14 @@ package gen
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/version"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -113,7 +115,7 @@ func (r *Result) Counts() []Count {
 // Generate never overwrites or removes a mbench_gen_test.go that it did
 // not write (one that does not start with the generated header). Files are
 // replaced at once (written aside, then renamed).
-func Generate(ctx context.Context, opts Options) (*Result, error) {
+func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	if opts.MaxInputs < 0 {
 		return nil, fmt.Errorf("MaxInputs %d: must be positive", opts.MaxInputs)
 	}
@@ -166,12 +168,16 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 				return res, err
 			}
 			defer func() {
-				for _, file := range saved.restore() {
+				changed, rerr := saved.restore()
+				for _, file := range changed {
 					if kept[file] {
 						res.Stale = append(res.Stale, file)
 					}
 				}
 				sort.Strings(res.Stale)
+				if rerr != nil {
+					err = errors.Join(err, fmt.Errorf("-check could not put back the recorded sets: %w", rerr))
+				}
 			}()
 		}
 		logf("recording the inputs of %d segments", len(accepted))
@@ -232,12 +238,30 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	for _, dir := range dirs {
-		if done[dir] || ours(filepath.Join(dir, GeneratedFile), opts.Dir) != nil {
+	for _, d := range dirs {
+		if done[d.dir] || ours(filepath.Join(d.dir, GeneratedFile), opts.Dir) != nil {
 			continue
 		}
-		if err := res.settle(dir, nil, opts.Check, logf); err != nil {
+		if err := res.settle(d.dir, nil, opts.Check, logf); err != nil {
 			return res, err
+		}
+	}
+	// So do the recorded sets of segments whose markers are gone.
+	for _, d := range dirs {
+		files := orphans(d.dir, d.path, segs)
+		if opts.Check {
+			res.Stale = append(res.Stale, files...)
+			continue
+		}
+		for _, file := range files {
+			if err := os.Remove(file); err != nil {
+				return res, err
+			}
+			res.Removed = append(res.Removed, file)
+			logf("removed %s: no segment %s left", file, strings.TrimSuffix(filepath.Base(file), ".json"))
+		}
+		if len(files) > 0 {
+			removeEmptyDirs(filepath.Join(d.dir, "testdata", "mbench"), 2)
 		}
 	}
 	sort.Strings(res.Stale)
@@ -300,25 +324,58 @@ func (res *Result) settle(dir string, src []byte, check bool, logf func(string, 
 	return nil
 }
 
+// A pkgDir is the directory of a package and its import path.
+type pkgDir struct{ dir, path string }
+
 // packageDirs returns the directories of the packages the patterns
 // match.
-func packageDirs(ctx context.Context, dir string, patterns []string) ([]string, error) {
+func packageDirs(ctx context.Context, dir string, patterns []string) ([]pkgDir, error) {
 	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
-	var dirs []string
+	var dirs []pkgDir
 	for _, p := range pkgs {
 		switch {
 		case p.Dir != "":
-			dirs = append(dirs, p.Dir)
+			dirs = append(dirs, pkgDir{p.Dir, p.PkgPath})
 		case len(p.GoFiles) > 0:
-			dirs = append(dirs, filepath.Dir(p.GoFiles[0]))
+			dirs = append(dirs, pkgDir{filepath.Dir(p.GoFiles[0]), p.PkgPath})
 		}
 	}
-	sort.Strings(dirs)
+	sort.Slice(dirs, func(i, j int) bool { return dirs[i].dir < dirs[j].dir })
 	return dirs, nil
+}
+
+// orphans returns the recorded files in dir/testdata/mbench that mbench
+// gen wrote for a segment of the package with import path path (the file
+// NAME.json says segment NAME of that package) that segs no longer has.
+// Other files there are the user's and stay.
+func orphans(dir, path string, segs []*Segment) []string {
+	have := map[string]bool{}
+	for _, s := range segs {
+		if s.Pkg != nil && s.Pkg.PkgPath == path {
+			have[s.Name] = true
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "testdata", "mbench", "*.json"))
+	var out []string
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		if have[name] {
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		var head struct{ Segment, Package string }
+		if json.Unmarshal(data, &head) == nil && head.Segment == name && head.Package == path {
+			out = append(out, file)
+		}
+	}
+	return out
 }
 
 // onlyFailedTests reports whether err holds nothing but *TestsFailed
@@ -361,10 +418,17 @@ func saveRecorded(segs []*Segment) (savedFiles, error) {
 }
 
 // restore puts the saved files back as they were and returns those that
-// recording had changed.
-func (saved savedFiles) restore() []string {
+// recording had changed, and the files it could not put back.
+func (saved savedFiles) restore() ([]string, error) {
 	var changed []string
-	for file, old := range saved {
+	var errs []error
+	files := make([]string, 0, len(saved))
+	for file := range saved {
+		files = append(files, file)
+	}
+	sort.Strings(files)
+	for _, file := range files {
+		old := saved[file]
 		now, err := os.ReadFile(file)
 		if err != nil && old == nil {
 			continue // neither before nor after
@@ -374,13 +438,17 @@ func (saved savedFiles) restore() []string {
 		}
 		changed = append(changed, file)
 		if old == nil {
-			os.Remove(file)
+			if err := os.Remove(file); err != nil {
+				errs = append(errs, err)
+			}
 			removeEmptyDirs(filepath.Dir(file), 2)
 			continue
 		}
-		writeAtomic(file, old)
+		if err := writeAtomic(file, old); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", file, err))
+		}
 	}
-	return changed
+	return changed, errors.Join(errs...)
 }
 
 // removeEmptyDirs removes dir and then up to n-1 of its parents while

@@ -164,7 +164,8 @@ func TestGenerateListings(t *testing.T) {
 		t.Errorf("Check wrote %s", file)
 	}
 
-	// Without markers, the package loses its generated file.
+	// Without markers, the package loses its generated file and its
+	// recorded sets.
 	var unmarked []string
 	for _, line := range strings.Split(string(changed), "\n") {
 		if !strings.Contains(line, "//mbench:bench") {
@@ -178,8 +179,11 @@ func TestGenerateListings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(file); !os.IsNotExist(err) || len(res.Removed) != 1 {
+	if _, err := os.Stat(file); !os.IsNotExist(err) || len(res.Removed) != 5 || res.Removed[0] != file {
 		t.Errorf("without markers: Removed %v, %s: %v", res.Removed, file, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "testdata")); !os.IsNotExist(err) {
+		t.Errorf("without markers: testdata is still there (%v)", err)
 	}
 }
 

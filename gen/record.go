@@ -160,7 +160,11 @@ func recordPackage(ctx context.Context, dir string, segs []*Segment, opts Record
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(env[:len(env):len(env)], codec.RecordDirEnv+"="+setsDir)
+	env, err = scratchEnv(env, tmp)
+	if err != nil {
+		return err
+	}
+	cmd.Env = append(env, codec.RecordDirEnv+"="+setsDir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if opts.Log != nil {
@@ -189,6 +193,18 @@ func recordPackage(ctx context.Context, dir string, segs []*Segment, opts Record
 		}
 	}
 	return failed
+}
+
+// scratchEnv returns env with the temporary directories of the go command
+// and of the tests it runs inside tmp, which the caller removes: killed
+// when its context is cancelled, the go command cannot remove its build
+// directory, nor the tests their t.TempDir.
+func scratchEnv(env []string, tmp string) ([]string, error) {
+	dir := filepath.Join(tmp, "tmp")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		return nil, err
+	}
+	return append(env[:len(env):len(env)], "TMPDIR="+dir, "GOTMPDIR="+dir), nil
 }
 
 // testsRan reports whether go test's output says the test binary of
@@ -292,7 +308,7 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 		return err
 	}
-	return os.WriteFile(name, data, 0o666)
+	return writeAtomic(name, data)
 }
 
 // skippedDetail says why no execution of s could be recorded: problem is

@@ -33,10 +33,11 @@ var codecFiles embed.FS
 // prefixed with mbench, written for the oldest language version a
 // user's module may declare: the predeclared any, which Go 1.18 added,
 // is spelled interface{} (the codec uses no other construct newer than
-// Go 1.16: no generics, min, max, clear or range over an integer; the
-// standard library's newer functions are the toolchain's and compile
-// whatever the module's version). The declarations refer to the imported packages
-// by their own names ("sort"); supportSourceNamed renames them.
+// Go 1.16: no generics, min, max, clear or range over an integer), and
+// it uses only the standard library of Go 1.16, so that the go command of
+// the release a module declares builds it (TestStdlibVersion in the
+// codec checks). The declarations refer to the imported packages by their
+// own names ("sort"); supportSourceNamed renames them.
 func supportSource() (decls string, imports []string) {
 	s := support()
 	return s.decls, s.imports

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -35,6 +36,11 @@ func init() {
 						fmt.Fprintf(e.stderr, "mbench gen: "+format+"\n", args...)
 					},
 				})
+				if ctx.Err() != nil {
+					// The segments' outcomes are half decided: a line
+					// saying "generated" would be false.
+					return errors.New("interrupted; run mbench gen again to finish")
+				}
 				if r != nil {
 					printGen(e, r)
 					for _, w := range r.Warnings {

@@ -12,7 +12,7 @@ import (
 // in data.
 func Clone(dst, src any) {
 	d, s := reflect.ValueOf(dst), reflect.ValueOf(src)
-	if d.Kind() != reflect.Pointer || d.IsNil() || s.Kind() != reflect.Pointer || s.IsNil() || d.Type() != s.Type() {
+	if d.Kind() != reflect.Ptr || d.IsNil() || s.Kind() != reflect.Ptr || s.IsNil() || d.Type() != s.Type() {
 		panic(fmt.Sprintf("codec: Clone(%T, %T): want two non-nil pointers of one type", dst, src))
 	}
 	c := &cloner{memo: map[ptrKey]reflect.Value{}, slices: map[sliceKey]reflect.Value{}, plain: map[reflect.Type]bool{}}
@@ -56,7 +56,7 @@ func (c *cloner) copy(dst, src reflect.Value) {
 		}
 	case reflect.Slice:
 		if src.IsNil() {
-			dst.SetZero()
+			dst.Set(reflect.Zero(dst.Type()))
 			return
 		}
 		k := sliceKey{ptrKey{src.Pointer(), t}, src.Len(), src.Cap()}
@@ -76,7 +76,7 @@ func (c *cloner) copy(dst, src reflect.Value) {
 		dst.Set(s)
 	case reflect.Map:
 		if src.IsNil() {
-			dst.SetZero()
+			dst.Set(reflect.Zero(dst.Type()))
 			return
 		}
 		k := ptrKey{src.Pointer(), t}
@@ -98,9 +98,9 @@ func (c *cloner) copy(dst, src reflect.Value) {
 		for i := 0; i < src.NumField(); i++ {
 			c.copy(field(dst, i), field(src, i))
 		}
-	case reflect.Pointer:
+	case reflect.Ptr:
 		if src.IsNil() {
-			dst.SetZero()
+			dst.Set(reflect.Zero(dst.Type()))
 			return
 		}
 		k := ptrKey{src.Pointer(), t}
@@ -114,7 +114,7 @@ func (c *cloner) copy(dst, src reflect.Value) {
 		dst.Set(p)
 	case reflect.Interface:
 		if src.IsNil() {
-			dst.SetZero()
+			dst.Set(reflect.Zero(dst.Type()))
 			return
 		}
 		e := src.Elem()

@@ -19,7 +19,7 @@ import (
 // into *ptr, replacing what *ptr held. ptr must be a non-nil pointer.
 func Decode(data []byte, ptr any) error {
 	p := reflect.ValueOf(ptr)
-	if p.Kind() != reflect.Pointer || p.IsNil() {
+	if p.Kind() != reflect.Ptr || p.IsNil() {
 		return &Error{Type: p.Type(), Msg: "Decode needs a non-nil pointer"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -136,7 +136,7 @@ func (d *decoder) decode(v reflect.Value, j any) error {
 		v.SetString(s)
 	case reflect.Slice:
 		if j == nil {
-			v.SetZero()
+			v.Set(reflect.Zero(v.Type()))
 			return nil
 		}
 		if isBytes(t) {
@@ -172,13 +172,13 @@ func (d *decoder) decode(v reflect.Value, j any) error {
 		return d.decodeMap(v, j)
 	case reflect.Struct:
 		return d.decodeStruct(v, j)
-	case reflect.Pointer:
+	case reflect.Ptr:
 		return d.decodePointer(v, j)
 	case reflect.Interface, reflect.Func, reflect.Chan:
 		if j != nil {
 			return d.fail(t, "only a nil %s can be decoded", v.Kind().String())
 		}
-		v.SetZero()
+		v.Set(reflect.Zero(v.Type()))
 	default:
 		return d.fail(t, "cannot decode a %s", v.Kind().String())
 	}
@@ -236,7 +236,7 @@ func (d *decoder) decodeMap(v reflect.Value, j any) error {
 	t := v.Type()
 	switch j := j.(type) {
 	case nil:
-		v.SetZero()
+		v.Set(reflect.Zero(v.Type()))
 	case map[string]any:
 		if t.Key().Kind() != reflect.String {
 			return d.fail(t, "want [[key, value], ...], have an object")
@@ -291,7 +291,7 @@ func (d *decoder) decodeMap(v reflect.Value, j any) error {
 func (d *decoder) decodePointer(v reflect.Value, j any) error {
 	t := v.Type()
 	if j == nil {
-		v.SetZero()
+		v.Set(reflect.Zero(v.Type()))
 		return nil
 	}
 	obj, _ := j.(map[string]any)
@@ -324,7 +324,7 @@ func (d *decoder) decodePointer(v reflect.Value, j any) error {
 			}
 			d.ids[id] = p
 		}
-	} else if t.Elem().Kind() == reflect.Pointer {
+	} else if t.Elem().Kind() == reflect.Ptr {
 		return d.fail(t, `want {"$v": ...} around a pointer to a pointer`)
 	}
 	// Set v before filling the target, so that a cycle back to it finds
@@ -381,8 +381,8 @@ func parseFloat(j any, size int) (uint64, error) {
 			}
 			return math.Float64bits(math.Inf(-1)), nil
 		}
-		if hex, ok := strings.CutPrefix(j, "NaN(0x"); ok && strings.HasSuffix(hex, ")") {
-			bits, err := strconv.ParseUint(hex[:len(hex)-1], 16, size)
+		if strings.HasPrefix(j, "NaN(0x") && strings.HasSuffix(j, ")") {
+			bits, err := strconv.ParseUint(j[len("NaN(0x"):len(j)-1], 16, size)
 			if err == nil && isNaNBits(bits, size) {
 				return bits, nil
 			}

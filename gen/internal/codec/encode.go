@@ -80,7 +80,7 @@ func (e *encoder) pop() { e.path = e.path[:len(e.path)-1] }
 // each pointer's target once.
 func (e *encoder) count(v reflect.Value) error {
 	switch v.Kind() {
-	case reflect.Pointer:
+	case reflect.Ptr:
 		if v.IsNil() {
 			return nil
 		}
@@ -141,7 +141,7 @@ func (e *encoder) count(v reflect.Value) error {
 // maps: whether walking them can reach a shared pointer.
 func hasPointers(t reflect.Type) bool {
 	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+	case reflect.Ptr, reflect.Slice, reflect.Map, reflect.Interface:
 		return true
 	case reflect.Array:
 		return t.Len() > 0 && hasPointers(t.Elem())
@@ -183,7 +183,9 @@ func (e *encoder) encode(v reflect.Value) error {
 		}
 		if isBytes(t) {
 			e.buf = append(e.buf, '"')
-			e.buf = base64.StdEncoding.AppendEncode(e.buf, v.Bytes())
+			n := len(e.buf)
+			e.buf = append(e.buf, make([]byte, base64.StdEncoding.EncodedLen(v.Len()))...)
+			base64.StdEncoding.Encode(e.buf[n:], v.Bytes())
 			e.buf = append(e.buf, '"')
 			return nil
 		}
@@ -215,7 +217,7 @@ func (e *encoder) encode(v reflect.Value) error {
 			e.pop()
 		}
 		e.buf = append(e.buf, '}')
-	case reflect.Pointer:
+	case reflect.Ptr:
 		return e.encodePointer(v)
 	case reflect.Interface, reflect.Func, reflect.Chan:
 		if v.Kind() == reflect.Interface && !v.IsNil() {
@@ -273,7 +275,7 @@ func (e *encoder) encodePointer(v reflect.Value) error {
 		e.buf = strconv.AppendInt(e.buf, int64(id), 10)
 		e.buf = append(e.buf, `,"$v":`...)
 		wrap = true
-	} else if v.Type().Elem().Kind() == reflect.Pointer {
+	} else if v.Type().Elem().Kind() == reflect.Ptr {
 		e.buf = append(e.buf, `{"$v":`...)
 		wrap = true
 	}

@@ -123,7 +123,7 @@ func (c *comparer) diff(a, b reflect.Value) bool {
 			}
 			c.path = c.path[:len(c.path)-1]
 		}
-	case reflect.Pointer:
+	case reflect.Ptr:
 		if a.IsNil() != b.IsNil() {
 			return c.differ(nilOrNot(a), nilOrNot(b))
 		}

@@ -47,7 +47,7 @@ type Recorder struct {
 	kept    int // sets kept or being recorded
 	next    int // number of the last set begun
 	skipped int
-	done    atomic.Bool
+	done    int32 // 1 when done, read and written atomically (atomic.Bool is Go 1.19)
 	reached sync.Once
 	failed  sync.Once
 }
@@ -76,7 +76,7 @@ type Call struct {
 // Active reports whether r still examines executions; the instrumented
 // code asks first, so that a segment run a million times does not box
 // its inputs a million times.
-func (r *Recorder) Active() bool { return !r.done.Load() }
+func (r *Recorder) Active() bool { return atomic.LoadInt32(&r.done) == 0 }
 
 // Recording reports whether c is an execution whose set is kept.
 func (c *Call) Recording() bool { return c.r != nil }
@@ -84,7 +84,7 @@ func (c *Call) Recording() bool { return c.r != nil }
 // Begin records that the segment starts with the given inputs, and
 // returns the Call to end; a zero Call when the set is not kept.
 func (r *Recorder) Begin(inputs ...any) Call {
-	if r.done.Load() {
+	if atomic.LoadInt32(&r.done) != 0 {
 		return Call{}
 	}
 	r.reached.Do(func() { r.write("reached", nil) })
@@ -105,7 +105,7 @@ func (r *Recorder) Begin(inputs ...any) Call {
 	defer r.mu.Unlock()
 	r.calls++
 	if r.kept >= r.Max || r.MaxCalls > 0 && r.calls > r.MaxCalls {
-		r.done.Store(true)
+		atomic.StoreInt32(&r.done, 1)
 		return Call{}
 	}
 	if r.seen == nil {
@@ -164,7 +164,11 @@ func (r *Recorder) skip(msg string, began bool) {
 		r.calls++
 	}
 	limit := r.MaxCalls > 0 && r.calls >= r.MaxCalls
-	r.done.Store(limit || r.kept >= r.Max)
+	if limit || r.kept >= r.Max {
+		atomic.StoreInt32(&r.done, 1)
+	} else {
+		atomic.StoreInt32(&r.done, 0)
+	}
 	r.write("skipped", strconv.AppendInt(nil, int64(r.skipped), 10))
 }
 
