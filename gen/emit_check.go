@@ -87,7 +87,11 @@ func checked(ctx context.Context, pkg *packages.Package, segs []*Segment, logf f
 		if len(f.segs) == 0 {
 			return nil, nil
 		}
-		logf("checking the %d benchmarks of %s", len(f.segs), pkg.PkgPath)
+		if len(f.segs) == 1 {
+			logf("checking the benchmark of %s", pkg.PkgPath)
+		} else {
+			logf("checking the %d benchmarks of %s", len(f.segs), pkg.PkgPath)
+		}
 		faults, err := verify(ctx, pkg.Dir, f)
 		if err != nil {
 			return nil, err

@@ -89,7 +89,11 @@ func printGen(e *env, r *gen.Result) {
 	if len(parts) == 0 {
 		parts = []string{"no marked segments"}
 	}
-	fmt.Fprintf(e.stdout, "%d segments: %s\n", len(r.Segments), strings.Join(parts, ", "))
+	noun := "segments"
+	if len(r.Segments) == 1 {
+		noun = "segment"
+	}
+	fmt.Fprintf(e.stdout, "%d %s: %s\n", len(r.Segments), noun, strings.Join(parts, ", "))
 }
 
 // relPath returns file relative to the working directory when it is
