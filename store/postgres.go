@@ -43,7 +43,7 @@ const writeLock = 0x6d62656e63680077
 func openPostgres(dsn string, readOnly bool) (*Store, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %v", redact(dsn), unwrapParse(err))
+		return nil, fmt.Errorf("store: open %s: %v", Redact(dsn), unwrapParse(err))
 	}
 	name := serverName(cfg)
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
@@ -99,9 +99,13 @@ func serverName(cfg *pgx.ConnConfig) string {
 	return u.String()
 }
 
-// redact returns the URL dsn without its password, for a message about a
-// URL that could not be parsed.
-func redact(dsn string) string {
+// Redact returns what Open takes, dsn, as a message or help text may show
+// it: a PostgreSQL URL without its password (also one that does not
+// parse), a file's path as it is.
+func Redact(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		dsn = userinfoRE.ReplaceAllString(dsn, "${1}xxxxx@")

@@ -274,3 +274,18 @@ func TestStoreCopyHidesPassword(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpHidesDBPassword checks that help shows the default of -db that
+// MBENCH_DB sets without the password of its URL.
+func TestHelpHidesDBPassword(t *testing.T) {
+	defer func(old string) { defaultDB = old }(defaultDB)
+	defaultDB = "postgres://ci:s3cret@db.internal/mbench"
+	for _, cmd := range []string{"run", "runs", "compare"} {
+		var stdout, stderr bytes.Buffer
+		code := mbench([]string{"help", cmd}, &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if code != exitOK || strings.Contains(out, "s3cret") || !strings.Contains(out, "postgres://ci:xxxxx@db.internal/mbench") {
+			t.Errorf("mbench help %s: exit code %d, output:\n%s\nwant the URL of MBENCH_DB without the password", cmd, code, out)
+		}
+	}
+}
