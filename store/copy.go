@@ -1,12 +1,15 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
+
+	"github.com/mbench/mbench/bench"
 )
 
 // A Copied reports what Copy did with one run.
@@ -100,13 +103,13 @@ func copyRuns(src, dst *Store, ids []string) ([]Copied, error) {
 	return done, nil
 }
 
+// copyRead, when set, is called between reading a run and reading its
+// status in copyRun (by tests, to finish the run in between).
+var copyRead func()
+
 // copyRun copies run id from src to dst.
 func copyRun(src, dst *Store, id string) (Copied, error) {
-	r, err := src.Load(id)
-	if err != nil {
-		return Copied{}, err
-	}
-	status, o, err := src.statusOwner(id)
+	r, status, o, err := src.loadStatus(id)
 	if err != nil {
 		return Copied{}, err
 	}
@@ -156,17 +159,37 @@ func copyRun(src, dst *Store, id string) (Copied, error) {
 	return c, nil
 }
 
+// loadStatus loads run id with its stored status and owner from one
+// snapshot, so that a run that another process finishes meanwhile is not
+// read as complete with only part of its measurements.
+func (s *Store) loadStatus(id string) (*bench.Run, string, *owner, error) {
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	defer tx.Rollback()
+	r, err := s.load(tx, id)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if copyRead != nil {
+		copyRead()
+	}
+	status, o, err := s.statusOwner(tx, id)
+	return r, status, o, err
+}
+
 // statusOwner returns the stored status of run id and its owner, nil when
-// it has none.
-func (s *Store) statusOwner(id string) (string, *owner, error) {
+// it has none, as q reads them.
+func (s *Store) statusOwner(q querier, id string) (string, *owner, error) {
 	var status string
 	if s.version < 3 {
-		err := s.db.QueryRow("SELECT status FROM runs WHERE id = ?", id).Scan(&status)
+		err := q.QueryRow("SELECT status FROM runs WHERE id = ?", id).Scan(&status)
 		return status, nil, err
 	}
 	var host, process sql.NullString
 	var pid sql.NullInt64
-	err := s.db.QueryRow(`SELECT r.status, o.host, o.pid, o.process FROM runs r
+	err := q.QueryRow(`SELECT r.status, o.host, o.pid, o.process FROM runs r
 		LEFT JOIN run_owners o ON o.run = r.num WHERE r.id = ?`, id).Scan(&status, &host, &pid, &process)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil, s.noRun(id)
