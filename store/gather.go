@@ -584,18 +584,26 @@ func mergeRuns(parts []*part) *bench.Run {
 	}
 
 	out.Measurements = make([]bench.Measurement, 0, n)
-	offset := 0
+	offset := 0 // the largest suite run so far
 	for _, p := range parts {
-		last := 0
-		for _, m := range p.run.Measurements {
-			last = max(last, m.Coord.SuiteRun)
-			m.Coord.SuiteRun += offset
+		ms := p.run.Measurements
+		if len(ms) == 0 {
+			continue
+		}
+		lo, hi := ms[0].Coord.SuiteRun, ms[0].Coord.SuiteRun
+		for _, m := range ms {
+			lo, hi = min(lo, m.Coord.SuiteRun), max(hi, m.Coord.SuiteRun)
+		}
+		// Suite runs count from 1; results of go test output have 0.
+		shift := offset + max(0, 1-lo)
+		for _, m := range ms {
+			m.Coord.SuiteRun += shift
 			if m.Coord.Instance == "" {
 				m.Coord.Instance = p.instance
 			}
 			out.Measurements = append(out.Measurements, m)
 		}
-		offset += last
+		offset = hi + shift
 	}
 	return out
 }

@@ -516,3 +516,25 @@ func testGatherDirty(t *testing.T, open opener) {
 		t.Errorf("dirty %v, %d measurements", r.Dirty, len(r.Measurements))
 	}
 }
+
+// TestMergeSuiteRunZero merges runs whose measurements have suite run 0,
+// as results read from go test output have: the runs' forks stay apart.
+func TestMergeSuiteRunZero(t *testing.T) {
+	var parts []*part
+	for i := range 2 {
+		r := &bench.Run{ID: fmt.Sprint("r", i), Platform: bench.Platform{Instance: "m1"}}
+		for it := range 2 {
+			r.Measurements = append(r.Measurements, bench.Measurement{Key: benchKeys("B")[0], N: 1,
+				Coord: bench.Coord{Instance: "m1", Iteration: it}, Values: []bench.Value{{Value: float64(i), Unit: "sec/op"}}})
+		}
+		parts = append(parts, newPart(RunInfo{ID: r.ID, Start: t0.Add(time.Duration(i) * time.Minute), Status: StatusComplete}, r))
+	}
+	r := mergeRuns(parts)
+	forks := make(map[bench.ForkID][]float64)
+	for _, m := range r.Measurements {
+		forks[m.Coord.ForkID()] = append(forks[m.Coord.ForkID()], m.Values[0].Value)
+	}
+	if len(forks) != 2 {
+		t.Errorf("merged run has forks %v, want the 2 of the 2 runs apart", forks)
+	}
+}
