@@ -32,6 +32,10 @@ func IsPostgres(dsn string) bool {
 // reached fails Open in seconds, not after the system's TCP timeout.
 const connectTimeout = 10 * time.Second
 
+// idleInTx is how long the server lets a session of the store sit idle
+// inside a transaction before it ends the session (see openPostgres).
+const idleInTx = "1min"
+
 // writeLock is the key of the transaction-level advisory lock every writing
 // transaction on PostgreSQL takes first (see withTx). It is the number
 // whose bytes spell "mbench\x00w".
@@ -53,6 +57,13 @@ func openPostgres(dsn string, readOnly bool) (*Store, error) {
 	// whatever the server's or the role's default, so that an Append that
 	// returned is durable, as with SQLite's synchronous=FULL.
 	cfg.RuntimeParams["synchronous_commit"] = "on"
+	// A writer that stops inside a transaction (its machine vanished, or
+	// it was suspended) holds the write lock that every other writer
+	// waits for; the server ends its session after this long, which no
+	// transaction of the store comes near.
+	if _, ok := cfg.RuntimeParams["idle_in_transaction_session_timeout"]; !ok {
+		cfg.RuntimeParams["idle_in_transaction_session_timeout"] = idleInTx
+	}
 	if readOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}

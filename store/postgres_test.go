@@ -489,3 +489,28 @@ func pgColumns(t *testing.T, s *Store, table string) []string {
 	}
 	return cols
 }
+
+// TestIdleInTransaction checks that the server ends a session of the store
+// that sits idle inside a transaction, which would hold the write lock
+// from every other writer, unless the URL says otherwise.
+func TestIdleInTransaction(t *testing.T) {
+	s, dsn := openPostgresTemp(t)
+	var got string
+	if err := s.db.QueryRow("SHOW idle_in_transaction_session_timeout").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != idleInTx {
+		t.Errorf("idle_in_transaction_session_timeout = %s, want %s", got, idleInTx)
+	}
+	o, err := Open(dsn + "&idle_in_transaction_session_timeout=5min")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if err := o.db.QueryRow("SHOW idle_in_transaction_session_timeout").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != "5min" {
+		t.Errorf("idle_in_transaction_session_timeout = %s with the URL's 5min, want 5min", got)
+	}
+}
