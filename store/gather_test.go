@@ -382,9 +382,9 @@ func testGatherOtherCommit(t *testing.T, open opener) {
 	if r.ID != a+"+"+b {
 		t.Errorf("gathered %s, want %s+%s", r.ID, a, b)
 	}
-	groups := GroupRuns(mustRuns(t, s))
+	groups := groupRuns(mustRuns(t, s))
 	if len(groups) != 2 || len(groups[0]) != 2 || len(groups[1]) != 1 || groups[1][0].ID != old {
-		t.Errorf("GroupRuns = %v", groups)
+		t.Errorf("groupRuns = %v", groups)
 	}
 }
 
@@ -465,7 +465,7 @@ func TestGroupRuns(t *testing.T) {
 		{ID: "7", Label: "a", Commit: "c2"},
 	}
 	var got [][]string
-	for _, g := range GroupRuns(infos) {
+	for _, g := range groupRuns(infos) {
 		var ids []string
 		for _, ri := range g {
 			ids = append(ids, ri.ID)
@@ -474,7 +474,7 @@ func TestGroupRuns(t *testing.T) {
 	}
 	want := [][]string{{"1", "3"}, {"2"}, {"4"}, {"5"}, {"6"}, {"7"}}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("GroupRuns = %v, want %v", got, want)
+		t.Errorf("groupRuns = %v, want %v", got, want)
 	}
 }
 

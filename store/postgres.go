@@ -21,9 +21,9 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// IsPostgres reports whether dsn names a PostgreSQL store (a postgres:// or
+// isPostgres reports whether dsn names a PostgreSQL store (a postgres:// or
 // postgresql:// URL) rather than an SQLite file.
-func IsPostgres(dsn string) bool {
+func isPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
@@ -114,7 +114,7 @@ func serverName(cfg *pgx.ConnConfig) string {
 // it: a PostgreSQL URL without its password (also one that does not
 // parse), a file's path as it is.
 func Redact(dsn string) string {
-	if !IsPostgres(dsn) {
+	if !isPostgres(dsn) {
 		return dsn
 	}
 	u, err := url.Parse(dsn)
