@@ -38,9 +38,10 @@ func (s *Store) LoadRef(ref string) (*bench.Run, []error, error) {
 // same suite on several instances, or the same suite again. A label that
 // names one run gathers exactly what Load returns for it.
 //
-// Only the runs of the newest run's commit are gathered; runs of the label
-// that measured another commit are left out with a warning, so that a
-// label reused over time names its newest result. The gathered runs are
+// Only the runs of the commit of the newest run (the one that started
+// last) are gathered; runs of the label that measured another commit are
+// left out with a warning, so that a label reused over time names its
+// newest result. The gathered runs are
 // checked, and what a reader should know comes back as warnings naming
 // runs: runs that measured different suites, shards of different
 // partitions, shards missing, a shard measured twice on one instance, a
@@ -73,7 +74,14 @@ func (s *Store) Gather(label string) (*bench.Run, []error, error) {
 	if len(infos) == 0 {
 		return nil, nil, fmt.Errorf("store: gather %q: no run in %s has this label", label, s.path)
 	}
+	// The newest run is the one that started last, not the one stored
+	// last: a shard's file may be copied in after the next commit's runs.
 	newest := infos[0]
+	for _, ri := range infos[1:] {
+		if ri.Start.After(newest.Start) {
+			newest = ri
+		}
+	}
 	var keep []RunInfo
 	var other []string
 	for _, ri := range infos {

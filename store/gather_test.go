@@ -388,6 +388,26 @@ func testGatherOtherCommit(t *testing.T, open opener) {
 	}
 }
 
+// TestGatherCopiedLate gathers a label whose run of an older commit was
+// stored last, as a shard's file copied to the server after the next
+// commit's shards were: the newest result is the one measured last.
+func TestGatherCopiedLate(t *testing.T) { eachBackend(t, testGatherCopiedLate) }
+
+func testGatherCopiedLate(t *testing.T, open opener) {
+	s, _ := open(t)
+	a := put(t, s, stored{label: "pr-42", commit: "c2", instance: "a", planned: names(0, 2), at: 10})
+	b := put(t, s, stored{label: "pr-42", commit: "c2", instance: "b", planned: names(0, 2), at: 11})
+	old := put(t, s, stored{label: "pr-42", commit: "c1", instance: "a", planned: names(0, 2), at: 0})
+	r, ws, err := s.Gather("pr-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings(t, ws, fmt.Sprintf("label pr-42: left out run %s (c1) of another commit than the newest run %s (c2)", old, b))
+	if r.ID != a+"+"+b {
+		t.Errorf("gathered %s, want %s+%s", r.ID, a, b)
+	}
+}
+
 func mustRuns(t *testing.T, s *Store) []RunInfo {
 	t.Helper()
 	infos, err := s.Runs()
