@@ -24,11 +24,12 @@ type Copied struct {
 	Have    int
 }
 
-// Copy copies runs from src to dst: the runs refs name (ids, id prefixes,
-// labels or "latest", as Resolve reads them), or every run of src when
-// refs is empty, oldest first. A run keeps its id, label, commit,
-// platform, settings, units, benchmarks, times, status and owner, and its
-// measurements bit for bit. A run whose id dst already has is skipped and
+// Copy copies runs from src to dst: the runs refs name (ids, id prefixes
+// or "latest", as Resolve reads them, and for a label every run with that
+// label, as Gather reads it), or every run of src when refs is empty,
+// oldest first. A run keeps its id, label, commit, platform, settings,
+// units, benchmarks, times, status and owner, and its measurements bit for
+// bit. A run whose id dst already has is skipped and
 // reported as such, so that copying again copies only what is new; each
 // run is copied in one transaction, so that a copy that fails midway
 // leaves whole runs only. src and dst may be SQLite files or PostgreSQL
@@ -45,15 +46,9 @@ func Copy(src, dst *Store, refs ...string) ([]Copied, error) {
 // CopyLabel copies every run of src with label from src to dst, oldest
 // first, as Copy does: the shards of one result, for example.
 func CopyLabel(src, dst *Store, label string) ([]Copied, error) {
-	infos, err := src.Runs()
+	ids, err := src.labelIDs(label)
 	if err != nil {
 		return nil, err
-	}
-	var ids []string
-	for _, ri := range slices.Backward(infos) {
-		if ri.Label == label {
-			ids = append(ids, ri.ID)
-		}
 	}
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("store: copy from %s: no run has label %q", src.path, label)
@@ -77,13 +72,35 @@ func (s *Store) copyIDs(refs []string) ([]string, error) {
 	}
 	var ids []string
 	for _, ref := range refs {
-		id, err := s.Resolve(ref)
+		id, label, err := s.resolveRef(ref)
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
+		named := []string{id}
+		if label {
+			// A label names all its runs, as it does for Gather.
+			if named, err = s.labelIDs(ref); err != nil {
+				return nil, err
+			}
 		}
+		for _, id := range named {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
+}
+
+// labelIDs returns the ids of the runs with label, oldest first.
+func (s *Store) labelIDs(label string) ([]string, error) {
+	infos, err := s.runsWhere("r.label = ?", []any{label})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, ri := range slices.Backward(infos) {
+		ids = append(ids, ri.ID)
 	}
 	return ids, nil
 }

@@ -170,3 +170,24 @@ func testCopyRunFinishing(t *testing.T, open opener) {
 		t.Errorf("copy of run %s: %s with %d measurements, want %s with 2", id, status, len(r.Measurements), StatusRunning)
 	}
 }
+
+// TestCopyLabelRef copies a label named among the runs: like Gather, it
+// names every run with that label, not only the newest.
+func TestCopyLabelRef(t *testing.T) {
+	src, _ := openTemp(t)
+	dst, _ := openTemp(t)
+	a := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{"shard": "1/2"}}, StatusComplete)
+	b := store(t, src, &bench.Run{Label: "main"}, StatusComplete)
+	c := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{"shard": "2/2"}}, StatusComplete)
+	got, err := Copy(src, dst, "pr-42", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range got {
+		ids = append(ids, c.ID)
+	}
+	if want := []string{a, c, b}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("Copy(pr-42, %s) copied %v, want %v", b, ids, want)
+	}
+}
