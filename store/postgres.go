@@ -174,14 +174,15 @@ var ErrConnectionLost = errors.New("lost the connection to the store")
 
 // connectionLost reports whether err says that the connection to the
 // PostgreSQL server broke: a network error, the connection closed, or the
-// server ending the session (class 08, admin or crash shutdown).
+// server ending the session (class 08, admin or crash shutdown, a session
+// idle in a transaction for too long).
 func connectionLost(err error) bool {
 	if err == nil {
 		return false
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P")
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "25P03"
 	}
 	var ne net.Error
 	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||

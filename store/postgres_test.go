@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/internal/pgtest"
@@ -512,5 +514,25 @@ func TestIdleInTransaction(t *testing.T) {
 	}
 	if got != "5min" {
 		t.Errorf("idle_in_transaction_session_timeout = %s with the URL's 5min, want 5min", got)
+	}
+}
+
+func TestConnectionLostErrors(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{&pgconn.PgError{Code: "57P01"}, true},                           // admin_shutdown
+		{&pgconn.PgError{Code: "08006"}, true},                           // connection_failure
+		{fmt.Errorf("append: %w", &pgconn.PgError{Code: "25P03"}), true}, // idle_in_transaction_session_timeout
+		{&pgconn.PgError{Code: "23505"}, false},                          // unique_violation
+		{&pgconn.PgError{Code: "40001"}, false},                          // serialization_failure
+		{io.ErrUnexpectedEOF, true},
+		{errors.New("no such run"), false},
+	} {
+		if got := connectionLost(tc.err); got != tc.want {
+			t.Errorf("connectionLost(%v) = %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }
