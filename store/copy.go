@@ -1,12 +1,15 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
+
+	"github.com/mbench/mbench/bench"
 )
 
 // A Copied reports what Copy did with one run.
@@ -21,11 +24,12 @@ type Copied struct {
 	Have    int
 }
 
-// Copy copies runs from src to dst: the runs refs name (ids, id prefixes,
-// labels or "latest", as Resolve reads them), or every run of src when
-// refs is empty, oldest first. A run keeps its id, label, commit,
-// platform, settings, units, benchmarks, times, status and owner, and its
-// measurements bit for bit. A run whose id dst already has is skipped and
+// Copy copies runs from src to dst: the runs refs name (ids, id prefixes
+// or "latest", as Resolve reads them, and for a label every run with that
+// label, as Gather reads it), or every run of src when refs is empty,
+// oldest first. A run keeps its id, label, commit, platform, settings,
+// units, benchmarks, times, status and owner, and its measurements bit for
+// bit. A run whose id dst already has is skipped and
 // reported as such, so that copying again copies only what is new; each
 // run is copied in one transaction, so that a copy that fails midway
 // leaves whole runs only. src and dst may be SQLite files or PostgreSQL
@@ -42,15 +46,9 @@ func Copy(src, dst *Store, refs ...string) ([]Copied, error) {
 // CopyLabel copies every run of src with label from src to dst, oldest
 // first, as Copy does: the shards of one result, for example.
 func CopyLabel(src, dst *Store, label string) ([]Copied, error) {
-	infos, err := src.Runs()
+	ids, err := src.labelIDs(label)
 	if err != nil {
 		return nil, err
-	}
-	var ids []string
-	for _, ri := range slices.Backward(infos) {
-		if ri.Label == label {
-			ids = append(ids, ri.ID)
-		}
 	}
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("store: copy from %s: no run has label %q", src.path, label)
@@ -74,13 +72,35 @@ func (s *Store) copyIDs(refs []string) ([]string, error) {
 	}
 	var ids []string
 	for _, ref := range refs {
-		id, err := s.Resolve(ref)
+		id, label, err := s.resolveRef(ref)
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
+		named := []string{id}
+		if label {
+			// A label names all its runs, as it does for Gather.
+			if named, err = s.labelIDs(ref); err != nil {
+				return nil, err
+			}
 		}
+		for _, id := range named {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
+}
+
+// labelIDs returns the ids of the runs with label, oldest first.
+func (s *Store) labelIDs(label string) ([]string, error) {
+	infos, err := s.runsWhere("r.label = ?", []any{label})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, ri := range slices.Backward(infos) {
+		ids = append(ids, ri.ID)
 	}
 	return ids, nil
 }
@@ -100,13 +120,13 @@ func copyRuns(src, dst *Store, ids []string) ([]Copied, error) {
 	return done, nil
 }
 
+// copyRead, when set, is called between reading a run and reading its
+// status in copyRun (by tests, to finish the run in between).
+var copyRead func()
+
 // copyRun copies run id from src to dst.
 func copyRun(src, dst *Store, id string) (Copied, error) {
-	r, err := src.Load(id)
-	if err != nil {
-		return Copied{}, err
-	}
-	status, o, err := src.statusOwner(id)
+	r, status, o, err := src.loadStatus(id)
 	if err != nil {
 		return Copied{}, err
 	}
@@ -156,17 +176,37 @@ func copyRun(src, dst *Store, id string) (Copied, error) {
 	return c, nil
 }
 
+// loadStatus loads run id with its stored status and owner from one
+// snapshot, so that a run that another process finishes meanwhile is not
+// read as complete with only part of its measurements.
+func (s *Store) loadStatus(id string) (*bench.Run, string, *owner, error) {
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	defer tx.Rollback()
+	r, err := s.load(tx, id)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if copyRead != nil {
+		copyRead()
+	}
+	status, o, err := s.statusOwner(tx, id)
+	return r, status, o, err
+}
+
 // statusOwner returns the stored status of run id and its owner, nil when
-// it has none.
-func (s *Store) statusOwner(id string) (string, *owner, error) {
+// it has none, as q reads them.
+func (s *Store) statusOwner(q querier, id string) (string, *owner, error) {
 	var status string
 	if s.version < 3 {
-		err := s.db.QueryRow("SELECT status FROM runs WHERE id = ?", id).Scan(&status)
+		err := q.QueryRow("SELECT status FROM runs WHERE id = ?", id).Scan(&status)
 		return status, nil, err
 	}
 	var host, process sql.NullString
 	var pid sql.NullInt64
-	err := s.db.QueryRow(`SELECT r.status, o.host, o.pid, o.process FROM runs r
+	err := q.QueryRow(`SELECT r.status, o.host, o.pid, o.process FROM runs r
 		LEFT JOIN run_owners o ON o.run = r.num WHERE r.id = ?`, id).Scan(&status, &host, &pid, &process)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil, s.noRun(id)

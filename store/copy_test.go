@@ -81,11 +81,11 @@ func testCopy(t *testing.T, src, dst *Store) {
 		if !reflect.DeepEqual(gn, wn) || !reflect.DeepEqual(gbits, wbits) {
 			t.Errorf("run %s differs after the copy:\ngot  %+v\nwant %+v", id, gn, wn)
 		}
-		ws, wo, err := src.statusOwner(id)
+		ws, wo, err := src.statusOwner(src.db, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		gs, gotOwner, err := dst.statusOwner(id)
+		gs, gotOwner, err := dst.statusOwner(dst.db, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,5 +122,72 @@ func testCopy(t *testing.T, src, dst *Store) {
 	}
 	if _, err := CopyLabel(src, dst, "nosuchlabel"); err == nil || !strings.Contains(err.Error(), "nosuchlabel") {
 		t.Errorf("CopyLabel of an unknown label: err = %v", err)
+	}
+}
+
+// TestCopyRunFinishing copies a run that another process appends to and
+// finishes while the copy reads it: the copy is of one moment, a run still
+// running with the measurements it had then, not a complete run that lacks
+// its last measurements.
+func TestCopyRunFinishing(t *testing.T) { eachBackend(t, testCopyRunFinishing) }
+
+func testCopyRunFinishing(t *testing.T, open opener) {
+	src, path := open(t)
+	dst, _ := openTemp(t)
+	full := fullRun()
+	id := store(t, src, &bench.Run{Label: "shard", Measurements: full.Measurements[:2]}, "")
+	other, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	copyRead = func() {
+		if err := other.Append(id, full.Measurements[2]); err != nil {
+			t.Error(err)
+		}
+		if err := other.Finish(id, full.End, StatusComplete); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { copyRead = nil }()
+	got, err := Copy(src, dst, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Copied{{ID: id, Label: "shard", Status: StatusRunning, Measurements: 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Copy = %+v, want %+v", got, want)
+	}
+	status, _, err := dst.statusOwner(dst.db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := dst.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != StatusRunning || len(r.Measurements) != 2 {
+		t.Errorf("copy of run %s: %s with %d measurements, want %s with 2", id, status, len(r.Measurements), StatusRunning)
+	}
+}
+
+// TestCopyLabelRef copies a label named among the runs: like Gather, it
+// names every run with that label, not only the newest.
+func TestCopyLabelRef(t *testing.T) {
+	src, _ := openTemp(t)
+	dst, _ := openTemp(t)
+	a := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{"shard": "1/2"}}, StatusComplete)
+	b := store(t, src, &bench.Run{Label: "main"}, StatusComplete)
+	c := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{"shard": "2/2"}}, StatusComplete)
+	got, err := Copy(src, dst, "pr-42", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range got {
+		ids = append(ids, c.ID)
+	}
+	if want := []string{a, c, b}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("Copy(pr-42, %s) copied %v, want %v", b, ids, want)
 	}
 }

@@ -38,15 +38,34 @@ func (s *Store) LoadRef(ref string) (*bench.Run, []error, error) {
 // same suite on several instances, or the same suite again. A label that
 // names one run gathers exactly what Load returns for it.
 //
-// Only the runs of the newest run's commit are gathered; runs of the label
-// that measured another commit are left out with a warning, so that a
-// label reused over time names its newest result. The gathered runs are
+// Only the runs of the commit of the newest run (the one that started
+// last) are gathered; runs of the label that measured another commit are
+// left out with a warning, so that a label reused over time names its
+// newest result. The gathered runs are
 // checked, and what a reader should know comes back as warnings naming
 // runs: runs that measured different suites, shards of different
 // partitions, shards missing, a shard measured twice on one instance, a
 // benchmark measured by two shards, runs that did not complete. Runs that
 // measured different versions side by side (an A/B session and a plain
-// run) cannot be merged and are an error. GatherRuns describes the merge.
+// run) cannot be merged and are an error.
+//
+// One run loads as Load returns it. Of several, the merged run has
+//   - the measurements of every run, each keeping its instance (a run's
+//     own instance where a measurement names none), with suite runs
+//     numbered on from run to run in order of start, so that forks and
+//     rounds of different runs stay distinct units;
+//   - the label, commit and dirty flag of the newest run; as ID the runs'
+//     ids joined by "+"; the earliest start and the latest end;
+//   - the settings on which all runs agree, the union of their planned
+//     benchmarks and of their unit metadata;
+//   - the platform the runs share: a field on which they differ, such as
+//     the instance of runs from several machines, is left unknown, so the
+//     machines live in the measurements' coordinates and comparisons with
+//     other results do not warn about them.
+//
+// Of two runs that measured the same shard on the same instance, when one
+// completed and the other did not (a failed shard run again), only the
+// complete one is gathered; otherwise both are, with a warning.
 func (s *Store) Gather(label string) (*bench.Run, []error, error) {
 	infos, err := s.runsWhere("r.label = ?", []any{label})
 	if err != nil {
@@ -55,7 +74,14 @@ func (s *Store) Gather(label string) (*bench.Run, []error, error) {
 	if len(infos) == 0 {
 		return nil, nil, fmt.Errorf("store: gather %q: no run in %s has this label", label, s.path)
 	}
+	// The newest run is the one that started last, not the one stored
+	// last: a shard's file may be copied in after the next commit's runs.
 	newest := infos[0]
+	for _, ri := range infos[1:] {
+		if ri.Start.After(newest.Start) {
+			newest = ri
+		}
+	}
 	var keep []RunInfo
 	var other []string
 	for _, ri := range infos {
@@ -72,7 +98,7 @@ func (s *Store) Gather(label string) (*bench.Run, []error, error) {
 			label, plural(len(other), "run", "runs")+" "+strings.Join(other, ", "), newest.ID, commitName(newest)))
 	}
 	slices.Reverse(keep)
-	r, ws, err := s.GatherRuns(keep)
+	r, ws, err := s.gatherRuns(keep)
 	return r, append(warnings, ws...), err
 }
 
@@ -88,11 +114,11 @@ func commitName(ri RunInfo) string {
 	return c
 }
 
-// GroupRuns groups runs into logical results: runs with a label that share
+// groupRuns groups runs into logical results: runs with a label that share
 // it and their commit form one group, every unlabelled run is a group of
 // its own. Groups come in the order of their first run in runs, and keep
 // the order of runs within.
-func GroupRuns(runs []RunInfo) [][]RunInfo {
+func groupRuns(runs []RunInfo) [][]RunInfo {
 	type key struct {
 		label, commit string
 		dirty         bool
@@ -111,15 +137,18 @@ func GroupRuns(runs []RunInfo) [][]RunInfo {
 	return groups
 }
 
-// GatherResults groups runs into logical results (GroupRuns) and gathers
-// each (GatherRuns), in the order of the groups, with the warnings of all.
+// GatherResults groups runs into logical results, as Gather does for one
+// label: runs with a label that share it and their commit form one
+// result, every unlabelled run is one of its own. It gathers each as
+// Gather does, in the order of each result's first run in runs, with the
+// warnings of all.
 // A group whose runs cannot be merged, having measured different versions,
 // comes back as its runs one by one, with the error as a warning.
 func (s *Store) GatherResults(runs []RunInfo) ([]*bench.Run, []error, error) {
 	var out []*bench.Run
 	var warnings []error
-	for _, group := range GroupRuns(runs) {
-		r, ws, err := s.GatherRuns(group)
+	for _, group := range groupRuns(runs) {
+		r, ws, err := s.gatherRuns(group)
 		warnings = append(warnings, ws...)
 		if errors.Is(err, errVersions) {
 			warnings = append(warnings, fmt.Errorf("%w; listing them one by one", err))
@@ -140,26 +169,9 @@ func (s *Store) GatherResults(runs []RunInfo) ([]*bench.Run, []error, error) {
 	return out, warnings, nil
 }
 
-// GatherRuns loads runs (as Runs lists them) and merges them into one run,
-// with the checks and warnings Gather describes. One run loads as Load
-// returns it. Of several, the merged run has
-//   - the measurements of every run, each keeping its instance (a run's
-//     own instance where a measurement names none), with suite runs
-//     numbered on from run to run in order of start, so that forks and
-//     rounds of different runs stay distinct units;
-//   - the label, commit and dirty flag of the newest run; as ID the runs'
-//     ids joined by "+"; the earliest start and the latest end;
-//   - the settings on which all runs agree, the union of their planned
-//     benchmarks and of their unit metadata;
-//   - the platform the runs share: a field on which they differ, such as
-//     the instance of runs from several machines, is left unknown, so the
-//     machines live in the measurements' coordinates and comparisons with
-//     other results do not warn about them.
-//
-// Of two runs that measured the same shard on the same instance, when one
-// completed and the other did not (a failed shard run again), only the
-// complete one is gathered; otherwise both are, with a warning.
-func (s *Store) GatherRuns(runs []RunInfo) (*bench.Run, []error, error) {
+// gatherRuns loads runs (as Runs lists them) and merges them into one run,
+// with the checks, warnings and merge Gather describes.
+func (s *Store) gatherRuns(runs []RunInfo) (*bench.Run, []error, error) {
 	if len(runs) == 0 {
 		return nil, nil, fmt.Errorf("store: gather: no runs")
 	}
@@ -530,7 +542,7 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// mergeRuns merges two or more runs, oldest first, as GatherRuns describes.
+// mergeRuns merges two or more runs, oldest first, as gatherRuns describes.
 func mergeRuns(parts []*part) *bench.Run {
 	newest := parts[len(parts)-1].run
 	out := &bench.Run{Label: newest.Label, Commit: newest.Commit, Dirty: newest.Dirty}
@@ -584,18 +596,26 @@ func mergeRuns(parts []*part) *bench.Run {
 	}
 
 	out.Measurements = make([]bench.Measurement, 0, n)
-	offset := 0
+	offset := 0 // the largest suite run so far
 	for _, p := range parts {
-		last := 0
-		for _, m := range p.run.Measurements {
-			last = max(last, m.Coord.SuiteRun)
-			m.Coord.SuiteRun += offset
+		ms := p.run.Measurements
+		if len(ms) == 0 {
+			continue
+		}
+		lo, hi := ms[0].Coord.SuiteRun, ms[0].Coord.SuiteRun
+		for _, m := range ms {
+			lo, hi = min(lo, m.Coord.SuiteRun), max(hi, m.Coord.SuiteRun)
+		}
+		// Suite runs count from 1; results of go test output have 0.
+		shift := offset + max(0, 1-lo)
+		for _, m := range ms {
+			m.Coord.SuiteRun += shift
 			if m.Coord.Instance == "" {
 				m.Coord.Instance = p.instance
 			}
 			out.Measurements = append(out.Measurements, m)
 		}
-		offset += last
+		offset = hi + shift
 	}
 	return out
 }

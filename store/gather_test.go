@@ -382,9 +382,29 @@ func testGatherOtherCommit(t *testing.T, open opener) {
 	if r.ID != a+"+"+b {
 		t.Errorf("gathered %s, want %s+%s", r.ID, a, b)
 	}
-	groups := GroupRuns(mustRuns(t, s))
+	groups := groupRuns(mustRuns(t, s))
 	if len(groups) != 2 || len(groups[0]) != 2 || len(groups[1]) != 1 || groups[1][0].ID != old {
-		t.Errorf("GroupRuns = %v", groups)
+		t.Errorf("groupRuns = %v", groups)
+	}
+}
+
+// TestGatherCopiedLate gathers a label whose run of an older commit was
+// stored last, as a shard's file copied to the server after the next
+// commit's shards were: the newest result is the one measured last.
+func TestGatherCopiedLate(t *testing.T) { eachBackend(t, testGatherCopiedLate) }
+
+func testGatherCopiedLate(t *testing.T, open opener) {
+	s, _ := open(t)
+	a := put(t, s, stored{label: "pr-42", commit: "c2", instance: "a", planned: names(0, 2), at: 10})
+	b := put(t, s, stored{label: "pr-42", commit: "c2", instance: "b", planned: names(0, 2), at: 11})
+	old := put(t, s, stored{label: "pr-42", commit: "c1", instance: "a", planned: names(0, 2), at: 0})
+	r, ws, err := s.Gather("pr-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings(t, ws, fmt.Sprintf("label pr-42: left out run %s (c1) of another commit than the newest run %s (c2)", old, b))
+	if r.ID != a+"+"+b {
+		t.Errorf("gathered %s, want %s+%s", r.ID, a, b)
 	}
 }
 
@@ -465,7 +485,7 @@ func TestGroupRuns(t *testing.T) {
 		{ID: "7", Label: "a", Commit: "c2"},
 	}
 	var got [][]string
-	for _, g := range GroupRuns(infos) {
+	for _, g := range groupRuns(infos) {
 		var ids []string
 		for _, ri := range g {
 			ids = append(ids, ri.ID)
@@ -474,7 +494,7 @@ func TestGroupRuns(t *testing.T) {
 	}
 	want := [][]string{{"1", "3"}, {"2"}, {"4"}, {"5"}, {"6"}, {"7"}}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("GroupRuns = %v, want %v", got, want)
+		t.Errorf("groupRuns = %v, want %v", got, want)
 	}
 }
 
@@ -514,5 +534,27 @@ func testGatherDirty(t *testing.T, open opener) {
 		fmt.Sprintf("runs %s, %s under label L measured a tree with uncommitted changes (c1-dirty): they may have measured different code", a, b))
 	if !r.Dirty || len(r.Measurements) != 2*8*2 {
 		t.Errorf("dirty %v, %d measurements", r.Dirty, len(r.Measurements))
+	}
+}
+
+// TestMergeSuiteRunZero merges runs whose measurements have suite run 0,
+// as results read from go test output have: the runs' forks stay apart.
+func TestMergeSuiteRunZero(t *testing.T) {
+	var parts []*part
+	for i := range 2 {
+		r := &bench.Run{ID: fmt.Sprint("r", i), Platform: bench.Platform{Instance: "m1"}}
+		for it := range 2 {
+			r.Measurements = append(r.Measurements, bench.Measurement{Key: benchKeys("B")[0], N: 1,
+				Coord: bench.Coord{Instance: "m1", Iteration: it}, Values: []bench.Value{{Value: float64(i), Unit: "sec/op"}}})
+		}
+		parts = append(parts, newPart(RunInfo{ID: r.ID, Start: t0.Add(time.Duration(i) * time.Minute), Status: StatusComplete}, r))
+	}
+	r := mergeRuns(parts)
+	forks := make(map[bench.ForkID][]float64)
+	for _, m := range r.Measurements {
+		forks[m.Coord.ForkID()] = append(forks[m.Coord.ForkID()], m.Values[0].Value)
+	}
+	if len(forks) != 2 {
+		t.Errorf("merged run has forks %v, want the 2 of the 2 runs apart", forks)
 	}
 }

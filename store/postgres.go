@@ -21,9 +21,9 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// IsPostgres reports whether dsn names a PostgreSQL store (a postgres:// or
+// isPostgres reports whether dsn names a PostgreSQL store (a postgres:// or
 // postgresql:// URL) rather than an SQLite file.
-func IsPostgres(dsn string) bool {
+func isPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
@@ -31,6 +31,10 @@ func IsPostgres(dsn string) bool {
 // answer, when the URL sets no connect_timeout: a store that cannot be
 // reached fails Open in seconds, not after the system's TCP timeout.
 const connectTimeout = 10 * time.Second
+
+// idleInTx is how long the server lets a session of the store sit idle
+// inside a transaction before it ends the session (see openPostgres).
+const idleInTx = "1min"
 
 // writeLock is the key of the transaction-level advisory lock every writing
 // transaction on PostgreSQL takes first (see withTx). It is the number
@@ -43,7 +47,7 @@ const writeLock = 0x6d62656e63680077
 func openPostgres(dsn string, readOnly bool) (*Store, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %v", redact(dsn), unwrapParse(err))
+		return nil, fmt.Errorf("store: open %s: %v", Redact(dsn), unwrapParse(err))
 	}
 	name := serverName(cfg)
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
@@ -53,6 +57,13 @@ func openPostgres(dsn string, readOnly bool) (*Store, error) {
 	// whatever the server's or the role's default, so that an Append that
 	// returned is durable, as with SQLite's synchronous=FULL.
 	cfg.RuntimeParams["synchronous_commit"] = "on"
+	// A writer that stops inside a transaction (its machine vanished, or
+	// it was suspended) holds the write lock that every other writer
+	// waits for; the server ends its session after this long, which no
+	// transaction of the store comes near.
+	if _, ok := cfg.RuntimeParams["idle_in_transaction_session_timeout"]; !ok {
+		cfg.RuntimeParams["idle_in_transaction_session_timeout"] = idleInTx
+	}
 	if readOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
@@ -99,9 +110,13 @@ func serverName(cfg *pgx.ConnConfig) string {
 	return u.String()
 }
 
-// redact returns the URL dsn without its password, for a message about a
-// URL that could not be parsed.
-func redact(dsn string) string {
+// Redact returns what Open takes, dsn, as a message or help text may show
+// it: a PostgreSQL URL without its password (also one that does not
+// parse), a file's path as it is.
+func Redact(dsn string) string {
+	if !isPostgres(dsn) {
+		return dsn
+	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		dsn = userinfoRE.ReplaceAllString(dsn, "${1}xxxxx@")
@@ -159,14 +174,15 @@ var ErrConnectionLost = errors.New("lost the connection to the store")
 
 // connectionLost reports whether err says that the connection to the
 // PostgreSQL server broke: a network error, the connection closed, or the
-// server ending the session (class 08, admin or crash shutdown).
+// server ending the session (class 08, admin or crash shutdown, a session
+// idle in a transaction for too long).
 func connectionLost(err error) bool {
 	if err == nil {
 		return false
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P")
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "25P03"
 	}
 	var ne net.Error
 	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/internal/pgtest"
@@ -488,4 +490,49 @@ func pgColumns(t *testing.T, s *Store, table string) []string {
 		t.Fatal(err)
 	}
 	return cols
+}
+
+// TestIdleInTransaction checks that the server ends a session of the store
+// that sits idle inside a transaction, which would hold the write lock
+// from every other writer, unless the URL says otherwise.
+func TestIdleInTransaction(t *testing.T) {
+	s, dsn := openPostgresTemp(t)
+	var got string
+	if err := s.db.QueryRow("SHOW idle_in_transaction_session_timeout").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != idleInTx {
+		t.Errorf("idle_in_transaction_session_timeout = %s, want %s", got, idleInTx)
+	}
+	o, err := Open(dsn + "&idle_in_transaction_session_timeout=5min")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if err := o.db.QueryRow("SHOW idle_in_transaction_session_timeout").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != "5min" {
+		t.Errorf("idle_in_transaction_session_timeout = %s with the URL's 5min, want 5min", got)
+	}
+}
+
+func TestConnectionLostErrors(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{&pgconn.PgError{Code: "57P01"}, true},                           // admin_shutdown
+		{&pgconn.PgError{Code: "08006"}, true},                           // connection_failure
+		{fmt.Errorf("append: %w", &pgconn.PgError{Code: "25P03"}), true}, // idle_in_transaction_session_timeout
+		{&pgconn.PgError{Code: "23505"}, false},                          // unique_violation
+		{&pgconn.PgError{Code: "40001"}, false},                          // serialization_failure
+		{io.ErrUnexpectedEOF, true},
+		{errors.New("no such run"), false},
+	} {
+		if got := connectionLost(tc.err); got != tc.want {
+			t.Errorf("connectionLost(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
 }

@@ -193,7 +193,7 @@ func open(path string, readOnly bool) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: open: empty path")
 	}
-	if IsPostgres(path) {
+	if isPostgres(path) {
 		return openPostgres(path, readOnly)
 	}
 	if readOnly {

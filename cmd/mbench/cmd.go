@@ -186,6 +186,7 @@ func help(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "usage: mbench %s %s\n\n%s\n", cmd.name, cmd.usageLine, strings.TrimSpace(cmd.long))
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	cmd.setFlags(fs)
+	hideDBPassword(fs)
 	var hasFlags bool
 	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 	if hasFlags {

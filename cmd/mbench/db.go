@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,14 @@ import (
 // postgres:// URL, so that every shard of a CI job writes to one shared
 // store without repeating -db), .mbench/mbench.db otherwise.
 var defaultDB = cmp.Or(os.Getenv("MBENCH_DB"), ".mbench/mbench.db")
+
+// hideDBPassword makes the help of fs show the default of its -db flag, a
+// PostgreSQL URL that MBENCH_DB may set, without the password.
+func hideDBPassword(fs *flag.FlagSet) {
+	if f := fs.Lookup("db"); f != nil {
+		f.DefValue = store.Redact(f.DefValue)
+	}
+}
 
 // openDB opens the result database at path, creating its directory, or
 // the PostgreSQL store a postgres:// URL names. It fails before anything

@@ -56,11 +56,12 @@ func storeCopy(e *env, args []string) error {
 	} else {
 		copied, err = store.Copy(src, dst, refs...)
 	}
-	if werr := store.WriteCopied(e.stdout, copied, dstPath); err == nil {
+	// dst.Name, not dstPath: a PostgreSQL URL may hold a password.
+	if werr := store.WriteCopied(e.stdout, copied, dst.Name()); err == nil {
 		err = werr
 	}
 	if err != nil {
-		return fmt.Errorf("%w (the runs listed as copied are complete in %s; the same command copies the rest)", err, dstPath)
+		return fmt.Errorf("%w (the runs listed as copied are complete in %s; the same command copies the rest)", err, dst.Name())
 	}
 	return nil
 }

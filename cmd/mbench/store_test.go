@@ -245,3 +245,47 @@ exec "`+fake+`" "$@"
 	}
 	t.Logf("%d measurements kept", len(r.Measurements))
 }
+
+// TestStoreCopyHidesPassword copies into a PostgreSQL store named by a URL
+// with a password, twice: neither what the copy prints nor the error of a
+// copy that fails names the password.
+func TestStoreCopyHidesPassword(t *testing.T) {
+	dst := pgtest.DSN(t) + "&password=s3cret"
+	src := filepath.Join(t.TempDir(), "shard.db")
+	s, err := store.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.CreateRun(&bench.Run{Label: "pr-42"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for i, args := range [][]string{
+		{"store", "copy", src, dst},
+		{"store", "copy", src, dst},
+		{"store", "copy", id, "nosuch", src, dst},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := mbench(args, &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if want := []int{exitOK, exitOK, exitError}[i]; code != want || strings.Contains(out, "s3cret") {
+			t.Errorf("mbench %s: exit code %d (want %d), output:\n%s\nwant no password", strings.Join(args, " "), code, want, out)
+		}
+	}
+}
+
+// TestHelpHidesDBPassword checks that help shows the default of -db that
+// MBENCH_DB sets without the password of its URL.
+func TestHelpHidesDBPassword(t *testing.T) {
+	defer func(old string) { defaultDB = old }(defaultDB)
+	defaultDB = "postgres://ci:s3cret@db.internal/mbench"
+	for _, cmd := range []string{"run", "runs", "compare"} {
+		var stdout, stderr bytes.Buffer
+		code := mbench([]string{"help", cmd}, &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if code != exitOK || strings.Contains(out, "s3cret") || !strings.Contains(out, "postgres://ci:xxxxx@db.internal/mbench") {
+			t.Errorf("mbench help %s: exit code %d, output:\n%s\nwant the URL of MBENCH_DB without the password", cmd, code, out)
+		}
+	}
+}

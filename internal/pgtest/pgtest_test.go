@@ -1,8 +1,11 @@
 package pgtest
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 func TestMain(m *testing.M) { Main(m) }
@@ -44,5 +47,28 @@ func TestDSN(t *testing.T) {
 	}
 	if err := Exec(first, "SELECT 1"); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("the first test's database is still there after it ended: err = %v", err)
+	}
+}
+
+// TestServerPrivate checks that the server the script starts, whose
+// superuser needs no password, takes connections from this user only:
+// another user of the machine could otherwise run programs as the server.
+func TestServerPrivate(t *testing.T) {
+	u := Server(t)
+	if !server.started {
+		t.Skipf("%s names a server this test did not start", EnvVar)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var perm string
+	if err := conn.QueryRow(ctx, "SHOW unix_socket_permissions").Scan(&perm); err != nil {
+		t.Fatal(err)
+	}
+	if perm != "0700" {
+		t.Errorf("unix_socket_permissions = %s, want 0700", perm)
 	}
 }
