@@ -4,9 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/mbench/mbench/gen"
 )
@@ -42,7 +39,9 @@ func init() {
 					return errors.New("interrupted; run mbench gen again to finish")
 				}
 				if r != nil {
-					printGen(e, r)
+					if werr := r.WriteSummary(e.stdout, ""); werr != nil {
+						return werr
+					}
 					for _, w := range r.Warnings {
 						e.warnf("%v", w)
 					}
@@ -50,70 +49,8 @@ func init() {
 				if err != nil {
 					return err
 				}
-				if len(r.Stale) > 0 {
-					files := "files"
-					if len(r.Stale) == 1 {
-						files = "file"
-					}
-					return fmt.Errorf("%d stale %s (run mbench gen):\n\t%s", len(r.Stale), files, strings.Join(relPaths(r.Stale), "\n\t"))
-				}
-				return nil
+				return r.StaleError("")
 			}
 		},
 	})
-}
-
-// printGen prints a line per segment and the counts per reason.
-func printGen(e *env, r *gen.Result) {
-	for _, s := range r.Segments {
-		fmt.Fprintf(e.stdout, "%s:%d %s: ", relPath(s.Pos.Filename), s.Pos.Line, s.Name)
-		switch {
-		case s.Reason == gen.Accepted && s.Sets == 0:
-			fmt.Fprintln(e.stdout, "accepted, no input sets recorded")
-		case s.Reason == gen.Accepted && s.Sets == 1:
-			fmt.Fprintln(e.stdout, "generated, 1 input set")
-		case s.Reason == gen.Accepted:
-			fmt.Fprintf(e.stdout, "generated, %d input sets\n", s.Sets)
-		case s.Reason == gen.NotReached:
-			fmt.Fprintln(e.stdout, s.Reason)
-		case s.Detail != "":
-			fmt.Fprintf(e.stdout, "rejected: %s (%s)\n", s.Reason, s.Detail)
-		default:
-			fmt.Fprintf(e.stdout, "rejected: %s\n", s.Reason)
-		}
-	}
-	var parts []string
-	for _, c := range r.Counts() {
-		parts = append(parts, fmt.Sprintf("%d %s", c.N, c.Label()))
-	}
-	if len(parts) == 0 {
-		parts = []string{"no marked segments"}
-	}
-	noun := "segments"
-	if len(r.Segments) == 1 {
-		noun = "segment"
-	}
-	fmt.Fprintf(e.stdout, "%d %s: %s\n", len(r.Segments), noun, strings.Join(parts, ", "))
-}
-
-// relPath returns file relative to the working directory when it is
-// under it.
-func relPath(file string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return file
-	}
-	rel, err := filepath.Rel(wd, file)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return file
-	}
-	return rel
-}
-
-func relPaths(files []string) []string {
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = relPath(f)
-	}
-	return out
 }
