@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"slices"
 
@@ -239,4 +240,41 @@ func WriteCopied(w io.Writer, cs []Copied, dst string) error {
 	}
 	_, err := fmt.Fprintf(w, "%d runs copied (%d measurements), %d skipped\n", copied, ms, skipped)
 	return err
+}
+
+// CopyFiles is mbench store copy: it opens the store src names
+// read-only and the store dst names (an SQLite file is created when
+// missing), copies the runs of label, or those refs name (Copy), and
+// writes what it did to w. The error of a copy that stopped midway says
+// that the same call copies the rest; no message shows a password.
+func CopyFiles(w io.Writer, src, dst, label string, refs ...string) error {
+	if label != "" && len(refs) > 0 {
+		return errors.New("store: copy: a label and runs: give one")
+	}
+	from, err := OpenReadOnly(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("store: copy: no result database at %s", src)
+	} else if err != nil {
+		return err
+	}
+	defer from.Close()
+	to, err := Open(dst)
+	if err != nil {
+		return err
+	}
+	defer to.Close()
+	var copied []Copied
+	if label != "" {
+		copied, err = CopyLabel(from, to, label)
+	} else {
+		copied, err = Copy(from, to, refs...)
+	}
+	// to.Name, not dst: a PostgreSQL URL may hold a password.
+	if werr := WriteCopied(w, copied, to.Name()); err == nil {
+		err = werr
+	}
+	if err != nil {
+		return fmt.Errorf("%w (the runs listed as copied are complete in %s; the same command copies the rest)", err, to.Name())
+	}
+	return nil
 }

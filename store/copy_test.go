@@ -191,3 +191,34 @@ func TestCopyLabelRef(t *testing.T) {
 		t.Errorf("Copy(pr-42, %s) copied %v, want %v", b, ids, want)
 	}
 }
+
+// TestCopyFiles copies between two SQLite files by name, as mbench store
+// copy does, and checks its bad inputs.
+func TestCopyFiles(t *testing.T) {
+	dir := t.TempDir()
+	srcPath, dstPath := dir+"/src.db", dir+"/dst.db"
+	src, err := Open(srcPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := store(t, src, &bench.Run{Label: "pr-1", Measurements: fullRun().Measurements[:2]}, StatusComplete)
+	src.Close()
+
+	var out strings.Builder
+	if err := CopyFiles(&out, srcPath, dstPath, "pr-1"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "copied  " + id + " (pr-1): complete, 2 measurements\n1 runs copied (2 measurements), 0 skipped\n"; out.String() != want {
+		t.Errorf("CopyFiles wrote %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	if err := CopyFiles(&out, srcPath, dstPath, ""); err != nil || !strings.Contains(out.String(), "skipped "+id) {
+		t.Errorf("CopyFiles again: %v, wrote %q, want the run skipped", err, out.String())
+	}
+	if err := CopyFiles(&out, dir+"/none.db", dstPath, ""); err == nil || !strings.Contains(err.Error(), "no result database at "+dir+"/none.db") {
+		t.Errorf("CopyFiles from a missing file: err = %v", err)
+	}
+	if err := CopyFiles(&out, srcPath, dstPath, "pr-1", id); err == nil {
+		t.Error("CopyFiles with a label and a run: no error")
+	}
+}

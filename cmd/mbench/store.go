@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/mbench/mbench/store"
 )
@@ -40,28 +39,5 @@ func storeCopy(e *env, args []string) error {
 	if *label != "" && len(refs) > 0 {
 		return usagef("store copy: -label and runs: give one")
 	}
-	src, err := openExisting(srcPath)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := openDB(dstPath)
-	if err != nil {
-		return err
-	}
-	defer dst.Close()
-	var copied []store.Copied
-	if *label != "" {
-		copied, err = store.CopyLabel(src, dst, *label)
-	} else {
-		copied, err = store.Copy(src, dst, refs...)
-	}
-	// dst.Name, not dstPath: a PostgreSQL URL may hold a password.
-	if werr := store.WriteCopied(e.stdout, copied, dst.Name()); err == nil {
-		err = werr
-	}
-	if err != nil {
-		return fmt.Errorf("%w (the runs listed as copied are complete in %s; the same command copies the rest)", err, dst.Name())
-	}
-	return nil
+	return store.CopyFiles(e.stdout, srcPath, dstPath, *label, refs...)
 }
