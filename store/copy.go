@@ -61,15 +61,7 @@ func CopyLabel(src, dst *Store, label string) ([]Copied, error) {
 // of refs; all runs, oldest first, for no refs.
 func (s *Store) copyIDs(refs []string) ([]string, error) {
 	if len(refs) == 0 {
-		infos, err := s.Runs()
-		if err != nil {
-			return nil, err
-		}
-		var ids []string
-		for _, ri := range slices.Backward(infos) {
-			ids = append(ids, ri.ID)
-		}
-		return ids, nil
+		return s.column("SELECT id FROM runs ORDER BY num")
 	}
 	var ids []string
 	for _, ref := range refs {
@@ -95,15 +87,7 @@ func (s *Store) copyIDs(refs []string) ([]string, error) {
 
 // labelIDs returns the ids of the runs with label, oldest first.
 func (s *Store) labelIDs(label string) ([]string, error) {
-	infos, err := s.runsWhere("r.label = ?", []any{label})
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, ri := range slices.Backward(infos) {
-		ids = append(ids, ri.ID)
-	}
-	return ids, nil
+	return s.column("SELECT id FROM runs WHERE label = ? ORDER BY num", label)
 }
 
 func copyRuns(src, dst *Store, ids []string) ([]Copied, error) {
