@@ -118,7 +118,7 @@ func checkShard(sh run.Shard, basis string) error {
 	case sh.Whole():
 		return nil
 	}
-	if _, err := run.ParseShard(sh.String()); err != nil {
+	if _, err := bench.ParseShard(sh.String()); err != nil {
 		return fmt.Errorf("-shard %v", err)
 	}
 	return nil

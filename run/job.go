@@ -138,7 +138,7 @@ func (j *Job) Check() error {
 	case j.ShardBasis != "" && j.Shard.Whole():
 		return errors.New("-shard-basis without -shard: give the shard")
 	}
-	if err := j.Shard.check(); err != nil {
+	if err := checkShard(j.Shard); err != nil {
 		return fmt.Errorf("-shard %v", err)
 	}
 	if j.Levels != "" {

@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,50 +22,14 @@ import (
 // function's own code before b.Run then runs in each of them, as it runs
 // in every process that measures one of its sub-benchmarks anyway. All
 // versions of a key, in a run of several labelled binaries, stay together.
-type Shard struct {
-	Index, Count int
-}
+type Shard = bench.Shard
 
-// MaxShards is the most parts a suite can be split into.
-const MaxShards = 1024
-
-// ParseShard parses "i/n", shard i of n, with 1 ≤ i ≤ n ≤ MaxShards. Its
-// errors name the value.
-func ParseShard(s string) (Shard, error) {
-	is, ns, ok := strings.Cut(s, "/")
-	i, ierr := strconv.Atoi(is)
-	n, nerr := strconv.Atoi(ns)
-	want := fmt.Sprintf("want i/n, shard i of n, with 1 ≤ i ≤ n ≤ %d", MaxShards)
-	switch {
-	case !ok || ierr != nil || nerr != nil || strings.ContainsAny(s, "+- "):
-		return Shard{}, fmt.Errorf("%q: not two numbers i/n; %s", s, want)
-	case n < 1 || n > MaxShards:
-		return Shard{}, fmt.Errorf("%q: %d shards; %s", s, n, want)
-	case i < 1:
-		return Shard{}, fmt.Errorf("%q: shards count from 1; %s", s, want)
-	case i > n:
-		return Shard{}, fmt.Errorf("%q: shard %d of only %d; %s", s, i, n, want)
-	}
-	return Shard{Index: i, Count: n}, nil
-}
-
-// String returns the shard as ParseShard reads it, "" for the whole suite.
-func (s Shard) String() string {
-	if s.Whole() {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.Index, s.Count)
-}
-
-// Whole reports whether s is the zero Shard, the whole suite.
-func (s Shard) Whole() bool { return s == Shard{} }
-
-// check reports a shard ParseShard would not return.
-func (s Shard) check() error {
+// checkShard reports a shard bench.ParseShard would not return.
+func checkShard(s Shard) error {
 	if s.Whole() {
 		return nil
 	}
-	_, err := ParseShard(s.String())
+	_, err := bench.ParseShard(s.String())
 	return err
 }
 

@@ -159,7 +159,7 @@ func TestShardPrepared(t *testing.T) {
 	}
 	var kept []bench.Key
 	for i := 1; i <= 3; i++ {
-		p := &Prepared{Job: Job{Label: "l", Shard: Shard{i, 3}}, Targets: slices.Clone(targets)}
+		p := &Prepared{Job: Job{Label: "l", Shard: Shard{Index: i, Count: 3}}, Targets: slices.Clone(targets)}
 		if err := p.shard(); err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +168,7 @@ func TestShardPrepared(t *testing.T) {
 		}
 		kept = append(kept, keysOf(p.Targets)...)
 		set := p.Shard.Settings()
-		if set[bench.SettingShard] != (Shard{i, 3}).String() || set[bench.SettingShardBasis] != "hash" || set[bench.SettingShardSuite] != bench.SuiteID(basisSuite) {
+		if set[bench.SettingShard] != (Shard{Index: i, Count: 3}).String() || set[bench.SettingShardBasis] != "hash" || set[bench.SettingShardSuite] != bench.SuiteID(basisSuite) {
 			t.Errorf("shard %d/3: settings %v", i, set)
 		}
 	}

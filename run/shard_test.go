@@ -12,72 +12,6 @@ import (
 	"github.com/mbench/mbench/bench"
 )
 
-func TestParseShard(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want Shard
-		err  string // substring of the error; "" for none
-	}{
-		{"1/1", Shard{1, 1}, ""},
-		{"1/2", Shard{1, 2}, ""},
-		{"2/2", Shard{2, 2}, ""},
-		{"3/8", Shard{3, 8}, ""},
-		{"1024/1024", Shard{1024, 1024}, ""},
-		{"0/2", Shard{}, `"0/2": shards count from 1`},
-		{"3/2", Shard{}, `"3/2": shard 3 of only 2`},
-		{"a/b", Shard{}, `"a/b": not two numbers`},
-		{"1/0", Shard{}, `"1/0": 0 shards`},
-		{"", Shard{}, `"": not two numbers`},
-		{"1", Shard{}, `"1": not two numbers`},
-		{"1/2/3", Shard{}, `"1/2/3": not two numbers`},
-		{"-1/2", Shard{}, `"-1/2": not two numbers`},
-		{"+1/2", Shard{}, `"+1/2": not two numbers`},
-		{" 1/2", Shard{}, `" 1/2": not two numbers`},
-		{"1/1025", Shard{}, `"1/1025": 1025 shards`},
-		{"1/99999999999999999999", Shard{}, "not two numbers"},
-	} {
-		got, err := ParseShard(c.in)
-		switch {
-		case c.err == "" && err != nil:
-			t.Errorf("ParseShard(%q): %v", c.in, err)
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("ParseShard(%q) = %v, %v; want an error with %q", c.in, got, err, c.err)
-		case c.err != "" && !strings.Contains(err.Error(), "1 ≤ i ≤ n ≤ 1024"):
-			t.Errorf("ParseShard(%q): %v; want it to say what is valid", c.in, err)
-		case got != c.want:
-			t.Errorf("ParseShard(%q) = %v, want %v", c.in, got, c.want)
-		}
-		if err == nil && got.String() != c.in {
-			t.Errorf("ParseShard(%q).String() = %q", c.in, got.String())
-		}
-	}
-	if s := (Shard{}); !s.Whole() || s.String() != "" {
-		t.Errorf("zero Shard: Whole %v, String %q", s.Whole(), s.String())
-	}
-}
-
-func FuzzParseShard(f *testing.F) {
-	for _, s := range []string{"1/2", "0/2", "3/2", "a/b", "1/0", "", "1024/1024", "007/8"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		sh, err := ParseShard(s)
-		if err != nil {
-			if !strings.Contains(err.Error(), fmt.Sprintf("%q", s)) {
-				t.Fatalf("ParseShard(%q): error %q does not name the value", s, err)
-			}
-			return
-		}
-		if sh.Index < 1 || sh.Index > sh.Count || sh.Count > MaxShards {
-			t.Fatalf("ParseShard(%q) = %+v, out of range", s, sh)
-		}
-		again, err := ParseShard(sh.String())
-		if err != nil || again != sh {
-			t.Fatalf("ParseShard(%q) = %v, but its String %q parses as %v, %v", s, sh, sh.String(), again, err)
-		}
-	})
-}
-
 // randomSuite returns n distinct keys in a random order, some of them
 // sub-benchmarks of one function, some at several GOMAXPROCS.
 func randomSuite(rng *rand.Rand, n int) []bench.Key {
@@ -156,7 +90,7 @@ func TestPlanShardCovers(t *testing.T) {
 				var all []bench.Key
 				share := 0.0
 				for i := 1; i <= n; i++ {
-					p := PlanShard(keys, Shard{i, n}, b)
+					p := PlanShard(keys, Shard{Index: i, Count: n}, b)
 					if p.Total != len(keys) || p.Suite != bench.SuiteID(keys) {
 						t.Fatalf("shard %d/%d: total %d, suite %s; want %d, %s", i, n, p.Total, p.Suite, len(keys), bench.SuiteID(keys))
 					}
@@ -204,7 +138,7 @@ func TestPartitionLPT(t *testing.T) {
 			t.Errorf("%v in shard %d, want %d (partition %v)", key, part[key], s, part)
 		}
 	}
-	p := PlanShard(keys, Shard{1, 2}, &Basis{Runs: []string{"x"}, Times: times})
+	p := PlanShard(keys, Shard{Index: 1, Count: 2}, &Basis{Runs: []string{"x"}, Times: times})
 	if got := fmt.Sprintf("%.4f", p.Share); got != fmt.Sprintf("%.4f", 14.0/25) {
 		t.Errorf("share of shard 1/2 = %s, want 14/25", got)
 	}
@@ -349,8 +283,8 @@ func TestTimesWall(t *testing.T) {
 	// (3s against 200ms each) it would take one of two shards alone.
 	suite := slices.Collect(maps.Keys(want))
 	slices.SortFunc(suite, bench.Key.Compare)
-	p := PlanShard(suite, Shard{1, 2}, &Basis{Runs: []string{"r"}, Times: Times(r)})
-	q := PlanShard(suite, Shard{2, 2}, &Basis{Runs: []string{"r"}, Times: Times(r)})
+	p := PlanShard(suite, Shard{Index: 1, Count: 2}, &Basis{Runs: []string{"r"}, Times: Times(r)})
+	q := PlanShard(suite, Shard{Index: 2, Count: 2}, &Basis{Runs: []string{"r"}, Times: Times(r)})
 	for _, sp := range []*ShardPlan{p, q} {
 		if sp.Has(bench.Key{Name: "L"}) && len(sp.Keys) == 1 {
 			t.Errorf("shard %v holds L alone: %v", sp.Shard, sp)
@@ -386,7 +320,7 @@ func TestTimesWithoutTimestamps(t *testing.T) {
 	if got := Times(r); !maps.Equal(got, want) {
 		t.Errorf("Times without any times = %v, want %v", got, want)
 	}
-	p := PlanShard(slices.Collect(maps.Keys(want)), Shard{1, 2}, &Basis{Runs: []string{"r"}, Times: want})
+	p := PlanShard(slices.Collect(maps.Keys(want)), Shard{Index: 1, Count: 2}, &Basis{Runs: []string{"r"}, Times: want})
 	if !p.Has(bench.Key{Name: "L"}) || len(p.Keys) != 1 {
 		t.Errorf("by iteration time alone, shard 1/2 = %v, want L alone", p)
 	}

@@ -241,17 +241,6 @@ func (p *part) name() string {
 	return p.info.ID
 }
 
-// parseShard parses a shard setting, "i/n" with 1 ≤ i ≤ n.
-func parseShard(s string) (i, n int, ok bool) {
-	a, b, found := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !found || err1 != nil || err2 != nil || i < 1 || i > n {
-		return 0, 0, false
-	}
-	return i, n, true
-}
-
 // merge checks parts, oldest first, and merges them.
 func merge(parts []*part) (*bench.Run, []error, error) {
 	slices.SortStableFunc(parts, func(a, b *part) int { return a.info.Start.Compare(b.info.Start) })
@@ -265,12 +254,12 @@ func merge(parts []*part) (*bench.Run, []error, error) {
 		if !ok {
 			continue
 		}
-		i, n, ok := parseShard(v)
-		if !ok {
+		sh, err := bench.ParseShard(v)
+		if err != nil {
 			warnings = append(warnings, fmt.Errorf("run %s under label %s: setting shard=%q is not i/n; gathered as a whole suite", p.info.ID, label, v))
 			continue
 		}
-		p.shard = &shard{i, n, p.run.Settings[bench.SettingShardBasis], p.run.Settings[bench.SettingShardSuite]}
+		p.shard = &shard{sh.Index, sh.Count, p.run.Settings[bench.SettingShardBasis], p.run.Settings[bench.SettingShardSuite]}
 	}
 	warnings = append(warnings, checkShards(label, parts)...)
 	warnings = append(warnings, checkSuites(label, parts)...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mbench/mbench/ab"
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/optimize"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stop"
@@ -175,7 +176,7 @@ func parseShard(s string) (run.Shard, error) {
 	if s == "" {
 		return run.Shard{}, nil
 	}
-	sh, err := run.ParseShard(s)
+	sh, err := bench.ParseShard(s)
 	if err != nil {
 		return sh, usagef("-shard %v", err)
 	}
