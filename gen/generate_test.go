@@ -21,6 +21,7 @@ var listingsReasons = map[string]Reason{
 	"Inner":       JumpsOut,
 	"Unreached":   NotReached,
 	"Fib":         Accepted,
+	"Words":       Accepted,
 }
 
 // TestGenerateListings runs Generate on a copy of testdata/listings, the
@@ -79,7 +80,7 @@ func TestGenerateListings(t *testing.T) {
 			t.Errorf("TestMbench%s did not pass:\n%s", name, out)
 		}
 	}
-	want := map[Reason]int{Accepted: 4, JumpsOut: 1, NotReached: 1}
+	want := map[Reason]int{Accepted: 5, JumpsOut: 1, NotReached: 1}
 	for _, c := range res.Counts() {
 		if want[c.Reason] != c.N {
 			t.Errorf("count of %q: %d, want %d", c.Label(), c.N, want[c.Reason])
@@ -95,8 +96,8 @@ func TestGenerateListings(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if got := strings.Join(names, " "); got != "Fib.json SortInPlace.json Squares.json Unread.json" {
-		t.Errorf("recorded files %s, want those of the 4 generated benchmarks", got)
+	if got := strings.Join(names, " "); got != "Fib.json SortInPlace.json Squares.json Unread.json Words.json" {
+		t.Errorf("recorded files %s, want those of the 5 generated benchmarks", got)
 	}
 	// Recorded sets of a segment without a benchmark are stale, and go.
 	inner := filepath.Join(recordedDir, "Inner.json")
@@ -179,7 +180,7 @@ func TestGenerateListings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(file); !os.IsNotExist(err) || len(res.Removed) != 5 || res.Removed[0] != file {
+	if _, err := os.Stat(file); !os.IsNotExist(err) || len(res.Removed) != 6 || res.Removed[0] != file {
 		t.Errorf("without markers: Removed %v, %s: %v", res.Removed, file, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "testdata")); !os.IsNotExist(err) {
@@ -212,7 +213,7 @@ func TestGeneratedMatchesHandWritten(t *testing.T) {
 		r.allocs, _ = strconv.ParseFloat(m[3], 64)
 		results[m[1]] = r
 	}
-	for _, name := range []string{"Unread", "Squares", "SortInPlace", "Fib"} {
+	for _, name := range []string{"Unread", "Squares", "SortInPlace", "Fib", "Words"} {
 		g, okg := results[name]
 		h, okh := results["Hand"+name]
 		if !okg || !okh {

@@ -53,3 +53,10 @@ func BenchmarkHandFib(b *testing.B) {
 		sinkInt = Fib(fibN)
 	}
 }
+
+func BenchmarkHandWords(b *testing.B) {
+	s := text
+	for b.Loop() {
+		sinkInt = Words(s)
+	}
+}

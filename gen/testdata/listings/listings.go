@@ -3,10 +3,15 @@
 // Code Elimination and Constant Folding" (ASE 2016): a result nobody
 // reads, a loop over literal inputs, an in-place sort, a loop that breaks
 // out to an outer label, a segment the tests never reach and a whole
-// function. mbench gen's end-to-end test generates their benchmarks.
+// function; and one that allocates, so that tests can compare the
+// allocations of generated and hand-written benchmarks. mbench gen's
+// end-to-end test generates their benchmarks.
 package listings
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // checksum is FNV-1a of data.
 func checksum(data []byte) uint32 {
@@ -81,4 +86,14 @@ func Fib(n int) int {
 		a, b = b, a+b
 	}
 	return a
+}
+
+// Words returns how many words s has. strings.Fields allocates the slice
+// it returns, so the generated and the hand-written benchmark, run on the
+// same text, must report the same allocations per op: a benchmark that
+// skipped the work, or ran it on other input, would not.
+func Words(s string) int {
+	//mbench:bench Words
+	fields := strings.Fields(s)
+	return len(fields)
 }

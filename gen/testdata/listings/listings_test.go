@@ -7,6 +7,7 @@ import "testing"
 var (
 	data   = []byte("the quick brown fox jumps over the lazy dog, again and again and again")
 	floats = []float64{9, 3, 7, 1, 8, 2, 6, 4, 5, 0, 11, 15, 13, 12, 14, 10}
+	text   = "the quick brown fox jumps over the lazy dog"
 )
 
 func TestValidate(t *testing.T) {
@@ -38,5 +39,11 @@ func TestFind(t *testing.T) {
 func TestFib(t *testing.T) {
 	if got := Fib(30); got != 832040 {
 		t.Errorf("Fib(30) = %d", got)
+	}
+}
+
+func TestWords(t *testing.T) {
+	if got := Words(text); got != 9 {
+		t.Errorf("Words = %d, want 9", got)
 	}
 }
