@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/internal/probe"
 	"github.com/mbench/mbench/run"
 )
 
@@ -57,6 +58,17 @@ type PairSpec struct {
 	// until the other finishes, as the original duet procedure does,
 	// instead of running its benchmark, untimed, to keep its CPU busy.
 	NoFiller bool
+	// Turns times the two sides one after the other instead of at the
+	// same moment (probe.Turns): in each synchronised run one side's
+	// timed run goes while the other sleeps, then the other's, the side
+	// that goes first alternating from run to run. Both processes run on
+	// the CPUs in CPUs (all of the process's when nil), at the GOMAXPROCS
+	// Procs sets or the CPUs give, and Side.CPU is not used. Adjacent
+	// turns see the same phase of the machine, so the pair's ratio cancels
+	// what a slow CPU does to both, without the interference of running at
+	// once.
+	Turns bool
+	CPUs  []int
 	// Timeout ends the run when it takes longer; 0 means no limit.
 	Timeout time.Duration
 }
@@ -67,8 +79,27 @@ func (s *PairSpec) forkSpec(side Side) run.ForkSpec {
 	return run.ForkSpec{
 		Binary: side.Binary, Pattern: s.Pattern, Procs: s.Procs,
 		BenchTime: fmt.Sprintf("%dx", s.N), Count: s.Count, Benchmem: s.Benchmem,
-		CPUs: []int{side.CPU}, Timeout: s.Timeout, Env: side.Env,
+		CPUs: s.cpus(side), Timeout: s.Timeout, Env: side.Env,
 	}
+}
+
+// cpus returns the CPUs side's process is pinned to, nil for none.
+func (s *PairSpec) cpus(side Side) []int {
+	if s.Turns {
+		return s.CPUs
+	}
+	return []int{side.CPU}
+}
+
+// mode returns what a side does while the other's run is timed.
+func (s *PairSpec) mode() probe.Mode {
+	switch {
+	case s.Turns:
+		return probe.Turns
+	case s.NoFiller:
+		return probe.Idle
+	}
+	return probe.Fill
 }
 
 // An Iteration is one side's timed run in a pair.
@@ -101,6 +132,10 @@ type Iteration struct {
 	// processes took this side's CPU away is left out. Zero without the
 	// probe.
 	CPU time.Duration
+	// StartCPU and EndCPU are the CPUs the benchmark's goroutine ran on
+	// when the timer started and stopped; -1 when unknown or without
+	// the probe.
+	StartCPU, EndCPU int
 	// Fill is what this side did after its timed run until the other's
 	// ended.
 	Fill FillStats
@@ -113,7 +148,8 @@ type FillStats struct {
 	// function run again, untimed, Ops operations in Chunks calls),
 	// "spin" (polling: the benchmark has sub-benchmarks, or an operation
 	// or its untimed setup is too long to stop promptly) or "idle" (no
-	// filler: PairSpec.NoFiller).
+	// filler: PairSpec.NoFiller) or "turn" (PairSpec.Turns: it slept
+	// while the other side's run was timed).
 	Kind        string
 	Chunks, Ops int
 	// Time runs from the end of this side's timed run (Iteration.End)
@@ -253,7 +289,7 @@ func RunPair(ctx context.Context, spec PairSpec, onPair func(Pair) bool) (PairSt
 	switch {
 	case spec.N < 1 || spec.Count < 1:
 		return PairStats{}, fmt.Errorf("duet: N %d, Count %d: want at least one operation and one iteration", spec.N, spec.Count)
-	case spec.Old.CPU == spec.New.CPU || spec.Old.CPU < 0 || spec.New.CPU < 0:
+	case !spec.Turns && (spec.Old.CPU == spec.New.CPU || spec.Old.CPU < 0 || spec.New.CPU < 0):
 		return PairStats{}, fmt.Errorf("duet: CPUs %d and %d: want two different CPUs", spec.Old.CPU, spec.New.CPU)
 	case spec.Pattern == "":
 		return PairStats{}, errors.New("duet: no -test.bench pattern")

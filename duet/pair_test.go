@@ -3,6 +3,7 @@ package duet
 import (
 	"context"
 	"errors"
+	"golang.org/x/sys/unix"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -508,5 +509,63 @@ func TestSkewOf(t *testing.T) {
 	}
 	if z := SkewOf(nil); z != (Skew{}) {
 		t.Errorf("SkewOf(nil) = %+v", z)
+	}
+}
+
+// TestRunPairTurns checks the turns mode: the sides' timed runs never
+// overlap, the side that goes first alternates, the waiting side reports
+// "turn", and neither process is pinned.
+func TestRunPairTurns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the fixture module")
+	}
+	bins, err := fixtureBinaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, count = 200, 4
+	s := spec(bins[0], "^Benchmark(Work|Alloc|Sub)$", n, count)
+	s.Turns, s.Benchmem = true, true
+	s.Old.CPU, s.New.CPU = 0, 0 // not used in turns
+	pairs, st, err := collect(t, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 4*count {
+		t.Fatalf("%d pairs, want %d", len(pairs), 4*count)
+	}
+	for i, p := range pairs {
+		first, second := p.Old, p.New
+		if second.Start.Before(first.Start) {
+			first, second = second, first
+		}
+		if first.End.After(second.Start) {
+			t.Errorf("pair %d: timed runs overlap: first %v–%v, second starts %v", i, first.Start, first.End, second.Start)
+		}
+		if first.Fill.Kind != "turn" || second.Fill.Kind != "none" {
+			t.Errorf("pair %d: fill %q then %q, want turn then none", i, first.Fill.Kind, second.Fill.Kind)
+		}
+		// Synchronised runs count from 1 on both sides: old goes first
+		// at odd ones. The pairs of a benchmark are its runs in order.
+		oldFirst := p.Old.Start.Before(p.New.Start)
+		if i > 0 {
+			prev := pairs[i-1]
+			if prevOldFirst := prev.Old.Start.Before(prev.New.Start); prevOldFirst == oldFirst {
+				t.Errorf("pairs %d and %d: the same side went first", i-1, i)
+			}
+		}
+		if p.Old.N != n || p.New.N != n || p.Old.StartCPU < -1 || p.New.EndCPU < -1 {
+			t.Errorf("pair %d: N %d and %d, CPUs %d and %d", i, p.Old.N, p.New.N, p.Old.StartCPU, p.New.EndCPU)
+		}
+	}
+	if !pairs[0].Old.Start.Before(pairs[0].New.Start) {
+		t.Errorf("the first pair started with new; old goes first at the first run")
+	}
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Old.CPUs) != all.Count() || len(st.New.CPUs) != all.Count() {
+		t.Errorf("affinity old %v, new %v; want every CPU of this process (%d)", st.Old.CPUs, st.New.CPUs, all.Count())
 	}
 }

@@ -90,12 +90,12 @@ func (d *duetRun) start() error {
 		fs := d.spec.forkSpec(*side)
 		cmd := proc.Command(context.Background(), side.Binary.Path, fs.Args()...)
 		cmd.Dir = side.Binary.Dir
-		cmd.Env = append(append(os.Environ(), side.Env...), probe.Env(3, 4, !d.spec.NoFiller))
+		cmd.Env = append(append(os.Environ(), side.Env...), probe.Env(3, 4, d.spec.mode(), i))
 		cmd.ExtraFiles = []*os.File{peers[i], rw}
 		cmd.Stdout, cmd.Stderr = s.out, s.out
 		s.cmd = cmd
 		s.out.onFail = func(line string) { d.events <- sideEvent{side: i, fail: line} }
-		err = run.StartPinned(cmd, []int{side.CPU})
+		err = run.StartPinned(cmd, d.spec.cpus(*side))
 		rw.Close()
 		if err != nil {
 			rr.Close()
@@ -277,7 +277,7 @@ func (d *duetRun) result(side int, res *probe.Result) {
 	it := &Iteration{
 		Key: bench.Key{Package: d.sideSpec(side).Binary.Package, Name: strings.TrimPrefix(res.Name, "Benchmark"), Procs: procs},
 		N:   res.N, Duration: res.T, MemAllocs: res.MemAllocs, MemBytes: res.MemBytes, Bytes: res.Bytes, Extra: res.Extra,
-		Start: r.Start, End: r.End, Wait: r.Wait, CPU: r.CPU,
+		Start: r.Start, End: r.End, Wait: r.Wait, CPU: r.CPU, StartCPU: r.StartCPU, EndCPU: r.EndCPU,
 		Fill: FillStats{Kind: r.FillKind, Chunks: r.FillChunks, Ops: r.FillOps, Time: r.FillTime},
 	}
 	p := d.pending[res.Seq]

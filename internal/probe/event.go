@@ -11,16 +11,34 @@ import (
 // binary built with it.
 const EnvVar = "MBENCH_PROBE"
 
+// A Mode says what a side does while the other side's timed run goes on.
+type Mode int
+
+const (
+	// Fill keeps the side's CPU busy: the duet filler (Bulej et al.
+	// 2020, section 4.4). Both sides time their runs at the same moment.
+	Fill Mode = iota
+	// Idle lets the side that finishes first sleep until the other
+	// finishes, as the paper's original procedure does.
+	Idle
+	// Turns lets the sides time their runs one after the other, never at
+	// the same moment: the other side sleeps meanwhile. The side that
+	// goes first alternates from one synchronised run to the next.
+	Turns
+)
+
 // Env returns the EnvVar setting for a child process that inherits, as
 // file descriptor peer, a stream socket connected to the other side and,
 // as report, the write end of a pipe to the parent (with os/exec, the
-// ExtraFiles at index i become descriptor 3+i). With fill false, a side
-// whose timed run ends first sleeps until the other's ends, instead of
-// running its benchmark function as filler.
-func Env(peer, report int, fill bool) string {
+// ExtraFiles at index i become descriptor 3+i). side, 0 or 1, tells the
+// two sides apart in Turns mode: side 0 goes first at the first run.
+func Env(peer, report int, mode Mode, side int) string {
 	s := fmt.Sprintf("%s=%d,%d", EnvVar, peer, report)
-	if !fill {
+	switch mode {
+	case Idle:
 		s += ",idle"
+	case Turns:
+		s += fmt.Sprintf(",turn%d", side&1)
 	}
 	return s
 }
@@ -63,7 +81,8 @@ type Run struct {
 	// FillKind is how this side kept its CPU busy until the other side's
 	// run ended: "none" (the other ended first), "body" (the benchmark
 	// function rerun, FillOps operations in FillChunks calls), "spin", or
-	// "idle" (no filler: it slept). FillTime runs from End until this
+	// "idle" (no filler: it slept), or "turn" (Turns: it slept while the
+	// other side's run was timed). FillTime runs from End until this
 	// side saw the other's end, so End plus FillTime is when it stopped
 	// filling; it is zero for "none".
 	FillKind            string
@@ -74,6 +93,9 @@ type Run struct {
 	// other processes have this side's CPU; it does grow with work of
 	// the runtime (garbage collection) on other threads.
 	CPU time.Duration
+	// StartCPU and EndCPU are the CPUs the benchmark's goroutine ran on
+	// when the timer started and when it stopped, -1 when unknown.
+	StartCPU, EndCPU int
 }
 
 // Result is a result line printed: the benchmark's BenchmarkResult. Seq is
@@ -147,14 +169,14 @@ func Parse(line string) (Event, error) {
 		}
 		return p.done(e)
 	case "iter":
-		if len(f) != 16 {
+		if len(f) != 18 {
 			break
 		}
 		e := &Run{Seq: p.int(0), Procs: p.int(1), BenchN: p.int(2), Name: f[3], N: p.int(4),
 			Start: time.Unix(0, p.int64(5)), End: time.Unix(0, p.int64(6)), Duration: time.Duration(p.int64(7)),
 			MemAllocs: p.uint(8), MemBytes: p.uint(9), Wait: time.Duration(p.int64(10)),
 			FillKind: f[11], FillChunks: p.int(12), FillOps: p.int(13), FillTime: time.Duration(p.int64(14)),
-			CPU: time.Duration(p.int64(15))}
+			CPU: time.Duration(p.int64(15)), StartCPU: p.int(16), EndCPU: p.int(17)}
 		return p.done(e)
 	case "result":
 		if len(f) < 8 {

@@ -14,9 +14,9 @@ func TestParse(t *testing.T) {
 	}{
 		{"hello 42 0,3 go1.26.8", &Hello{PID: 42, CPUs: []int{0, 3}, GoVersion: "go1.26.8"}},
 		{"hello 42 ? go1.26.8", &Hello{PID: 42, GoVersion: "go1.26.8"}},
-		{"iter 3 1 100 BenchmarkX/a=b 100 1000 2000 900 5 320 12 body 4 80 1100 870",
+		{"iter 3 1 100 BenchmarkX/a=b 100 1000 2000 900 5 320 12 body 4 80 1100 870 1 0",
 			&Run{Seq: 3, Procs: 1, BenchN: 100, Name: "BenchmarkX/a=b", N: 100, Start: time.Unix(0, 1000), End: time.Unix(0, 2000),
-				Duration: 900, MemAllocs: 5, MemBytes: 320, Wait: 12, FillKind: "body", FillChunks: 4, FillOps: 80, FillTime: 1100, CPU: 870}},
+				Duration: 900, MemAllocs: 5, MemBytes: 320, Wait: 12, FillKind: "body", FillChunks: 4, FillOps: 80, FillTime: 1100, CPU: 870, StartCPU: 1, EndCPU: 0}},
 		{"result 3 2 BenchmarkX 100 900 8 5 320 items/op=10 ns/op=1.5e+06",
 			&Result{Seq: 3, Procs: 2, Name: "BenchmarkX", N: 100, T: 900, Bytes: 8, MemAllocs: 5, MemBytes: 320,
 				Extra: map[string]float64{"items/op": 10, "ns/op": 1.5e6}}},
@@ -41,18 +41,26 @@ func TestParse(t *testing.T) {
 }
 
 func TestEnv(t *testing.T) {
-	if got := Env(3, 4, true); got != "MBENCH_PROBE=3,4" {
-		t.Errorf("Env(3, 4, true) = %q", got)
-	}
-	if got := Env(3, 4, false); got != "MBENCH_PROBE=3,4,idle" {
-		t.Errorf("Env(3, 4, false) = %q", got)
+	for _, tc := range []struct {
+		mode Mode
+		side int
+		want string
+	}{
+		{Fill, 0, "MBENCH_PROBE=3,4"},
+		{Idle, 1, "MBENCH_PROBE=3,4,idle"},
+		{Turns, 0, "MBENCH_PROBE=3,4,turn0"},
+		{Turns, 1, "MBENCH_PROBE=3,4,turn1"},
+	} {
+		if got := Env(3, 4, tc.mode, tc.side); got != tc.want {
+			t.Errorf("Env(3, 4, %d, %d) = %q, want %q", tc.mode, tc.side, got, tc.want)
+		}
 	}
 }
 
 // FuzzParse feeds arbitrary lines to the report parser: it must not panic,
 // and an event it returns must carry what the parent relies on.
 func FuzzParse(f *testing.F) {
-	f.Add("iter 3 1 100 BenchmarkX 100 1000 2000 900 5 320 12 body 4 80 1100 870")
+	f.Add("iter 3 1 100 BenchmarkX 100 1000 2000 900 5 320 12 body 4 80 1100 870 0 1")
 	f.Add("result 3 2 BenchmarkX 100 900 8 5 320 items/op=10")
 	f.Add("hello 1 0,1 go1.26")
 	f.Add("fail 1 1 1 X failed")

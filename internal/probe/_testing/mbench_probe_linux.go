@@ -58,6 +58,17 @@ import (
 // option "idle" (MBENCH_PROBE=PEER,REPORT,idle) the side sleeps instead,
 // as in the paper's original procedure.
 //
+// Turns. With the option "turn0" or "turn1" the two sides never run
+// their timed code at the same time: after the barrier, one side runs its
+// timed run while the other waits, asleep, for its "D seq", then the
+// other runs while the first sleeps. Which side goes first alternates
+// with seq (turn0 first at odd seq, turn1 at even), so neither version
+// always runs first. The waiting side restarts its timer when its turn
+// comes. Both processes keep their warm state between turns, and
+// adjacent turns see the same phase of the machine: this is how mbench ab
+// pairs the versions iteration by iteration at the benchmark's own
+// GOMAXPROCS, where a duet pins each side to its own CPU.
+//
 // The parent receives one line per event, outside timed code: "hello"
 // at start, "iter" after each synchronised run and its filler, "result"
 // after each result line, "fail" for a benchmark function that did not
@@ -90,6 +101,7 @@ const (
 type mbenchProbeState struct {
 	peer, report int
 	idle         bool           // no filler: sleep until the other side is done
+	turn         int            // -1, or 0 or 1: take turns, this side first at odd (0) or even (1) seq
 	seq          int            // synchronised runs so far
 	frames       []*mbenchFrame // runN calls in progress, innermost last
 	free         []*mbenchFrame
@@ -118,6 +130,9 @@ type mbenchFrame struct {
 	start    time.Time
 	end      time.Time
 	wait     time.Duration
+	// cpuIDStart and cpuIDEnd are the CPUs the timing goroutine ran on
+	// when the timer started and stopped.
+	cpuIDStart, cpuIDEnd int
 	// cpuStart and cpuEnd are the process's CPU time when the timer
 	// started and stopped.
 	cpuStart, cpuEnd time.Duration
@@ -131,7 +146,16 @@ func mbenchProbeInit() *mbenchProbeState {
 	os.Unsetenv("MBENCH_PROBE") // not for processes the benchmarks start
 	var fds [2]int
 	fields := strings.Split(v, ",")
-	if len(fields) < 2 || len(fields) > 3 || len(fields) == 3 && fields[2] != "idle" {
+	turn := -1
+	if len(fields) == 3 {
+		switch fields[2] {
+		case "turn0":
+			turn = 0
+		case "turn1":
+			turn = 1
+		}
+	}
+	if len(fields) < 2 || len(fields) > 3 || len(fields) == 3 && fields[2] != "idle" && turn < 0 {
 		mbenchInitFail(v)
 	}
 	for i := range fds {
@@ -144,7 +168,8 @@ func mbenchProbeInit() *mbenchProbeState {
 	p := &mbenchProbeState{
 		peer:      fds[0],
 		report:    fds[1],
-		idle:      len(fields) == 3,
+		idle:      len(fields) == 3 && turn < 0,
+		turn:      turn,
 		spinNames: make(map[string]bool),
 		in:        make([]byte, 1<<16),
 		out:       make([]byte, 0, 4096),
@@ -165,7 +190,7 @@ func mbenchProbeInit() *mbenchProbeState {
 }
 
 func mbenchInitFail(v string) {
-	os.Stderr.WriteString("testing: MBENCH_PROBE=" + v + ": want PEER,REPORT or PEER,REPORT,idle (two file descriptors)\n")
+	os.Stderr.WriteString("testing: MBENCH_PROBE=" + v + ": want PEER,REPORT or PEER,REPORT,idle|turn0|turn1 (two file descriptors)\n")
 	os.Exit(2)
 }
 
@@ -247,6 +272,7 @@ func (p *mbenchProbeState) loopStarted(b *B) {
 	case f.synced:
 		// Synchronised at runN (N is 1): the measured part begins now.
 		f.start = b.start.now
+		f.cpuIDStart = mbenchCPUID()
 		f.cpuStart = mbenchProcessCPU()
 	case b.benchTime.n > 0:
 		p.barrier(b, f)
@@ -268,8 +294,15 @@ func (p *mbenchProbeState) barrier(b *B, f *mbenchFrame) {
 	if !bytes.Equal(line, p.out[:len(p.out)-1]) {
 		p.mismatch(line)
 	}
+	if p.turn >= 0 && (f.seq+p.turn)%2 == 0 {
+		// The other side's turn first: sleep until its run is over.
+		for !p.poll(f) {
+			p.waitReadable()
+		}
+	}
 	// The timer starts now: nothing of the probe's but the return
 	// is timed.
+	f.cpuIDStart = mbenchCPUID()
 	f.cpuStart = mbenchProcessCPU()
 	now := highPrecisionTimeNow()
 	f.start, f.wait = now.now, now.now.Sub(t0)
@@ -287,6 +320,7 @@ func (p *mbenchProbeState) stopped(b *B) {
 	}
 	f.end = time.Now()
 	f.cpuEnd = mbenchProcessCPU()
+	f.cpuIDEnd = mbenchCPUID()
 	f.stopped = true
 	p.out = append(p.out[:0], 'D', ' ')
 	p.out = strconv.AppendInt(p.out, int64(f.seq), 10)
@@ -313,7 +347,7 @@ func (p *mbenchProbeState) leave(b *B) {
 		}
 		p.rep = append(p.rep, ' ')
 		p.rep = append(p.rep, kind...)
-		for _, x := range [...]int64{int64(chunks), int64(ops), int64(fillTime), int64(f.cpuEnd - f.cpuStart)} {
+		for _, x := range [...]int64{int64(chunks), int64(ops), int64(fillTime), int64(f.cpuEnd - f.cpuStart), int64(f.cpuIDStart), int64(f.cpuIDEnd)} {
 			p.rep = append(p.rep, ' ')
 			p.rep = strconv.AppendInt(p.rep, x, 10)
 		}
@@ -411,11 +445,15 @@ func (p *mbenchProbeState) fill(b *B, f *mbenchFrame) (kind string, chunks, ops 
 	if p.poll(f) {
 		return "none", 0, 0, 0
 	}
-	if p.idle {
+	if p.idle || p.turn >= 0 {
 		for !p.poll(f) {
 			p.waitReadable()
 		}
-		return "idle", 0, 0, time.Since(f.end)
+		kind = "idle"
+		if p.turn >= 0 {
+			kind = "turn"
+		}
+		return kind, 0, 0, time.Since(f.end)
 	}
 	body := !b.hasSub.Load() && !b.Failed() && !b.Skipped() && b.N > 0 && b.duration > 0 && !p.spinNames[b.name]
 	chunk := 0
@@ -499,6 +537,28 @@ func (b *B) mbenchFill(ops int, done func() bool) (chunks, total int, slow bool)
 		}
 	}
 	return chunks, total, false
+}
+
+// mbenchCPUID returns the CPU the calling thread runs on, or -1 when the
+// kernel does not say.
+func mbenchCPUID() int {
+	var nr uintptr
+	switch runtime.GOARCH {
+	case "amd64":
+		nr = 309
+	case "arm64", "riscv64", "loong64":
+		nr = 168
+	case "386":
+		nr = 318
+	default:
+		return -1
+	}
+	var cpu uint32
+	_, _, errno := syscall.RawSyscall(nr, uintptr(unsafe.Pointer(&cpu)), 0, 0)
+	if errno != 0 {
+		return -1
+	}
+	return int(cpu)
 }
 
 // mbenchProcessCPU returns the CPU time of the process, which, unlike the
