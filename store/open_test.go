@@ -336,3 +336,18 @@ func columns(t *testing.T, db *sql.DB, table string) []string {
 	}
 	return cols
 }
+
+func TestDir(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{".mbench/mbench.db", ".mbench"},
+		{"m.db", "."},
+		{"/var/lib/ci/results.db", "/var/lib/ci"},
+		{"postgres://ci:secret@db.example:5432/bench", ""},
+		{"postgresql:///bench?host=/run/postgresql", ""},
+		{"", ""},
+	} {
+		if got := Dir(tc.path); got != tc.want {
+			t.Errorf("Dir(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}

@@ -452,6 +452,17 @@ func retryBusy(f func() error) error {
 	}
 }
 
+// Dir returns the directory of the store Open would open at path, where
+// files that belong with its results are kept (mbench doctor -noise keeps
+// the machine's noise there), or "" for a PostgreSQL store, which has no
+// directory and which many machines may share.
+func Dir(path string) string {
+	if isPostgres(path) || path == "" {
+		return ""
+	}
+	return filepath.Dir(path)
+}
+
 // Name names the store for messages: its file, or its PostgreSQL server
 // and database without the password.
 func (s *Store) Name() string { return s.path }
