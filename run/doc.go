@@ -26,6 +26,12 @@
 // warnings returned with the results; only a run that cannot go on is an
 // error.
 //
+// MeasureNoise describes the machine rather than a benchmark: how other
+// work slows each CPU, in phases of what length, and whether the CPUs slow
+// down together (mbench doctor -noise). SaveNoise keeps the result beside
+// the store, and a Job whose NoiseDir names that place records it with the
+// run's platform.
+//
 // Every process run starts through internal/proc, in a process group of
 // its own that dies with mbench; a benchmark's output is read line by line,
 // of any length, and a result that cannot be read fails its fork rather
