@@ -76,6 +76,10 @@ type Job struct {
 	// measurement in mbench's JSON Lines format, flushed as it goes.
 	Store Store
 	JSON  io.Writer
+	// NoiseDir, if not "", is the directory in which mbench doctor
+	// -noise keeps this machine's noise (SaveNoise): a run records it
+	// with its platform (Platform.NoiseSettings).
+	NoiseDir string
 }
 
 // DefaultJob holds the defaults of `mbench run`, chosen from the evaluation
@@ -206,6 +210,14 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 	}
 	p.Platform = Detect(ctx, j.Build.Dir)
 	p.Warnings = PlatformWarnings(p.Platform)
+	if j.NoiseDir != "" {
+		// A noise file that cannot be read costs the run its record of
+		// the noise, not the run.
+		var err error
+		if p.Platform.Noise, err = LoadNoise(j.NoiseDir); err != nil {
+			p.warnf("%v", err)
+		}
+	}
 	bins, err := j.binaries(ctx)
 	if err != nil {
 		return nil, err
@@ -249,6 +261,7 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 		Label: j.Label, Commit: pf.Commit, Dirty: pf.Dirty, Platform: pf.Bench(j.Instance),
 		Start: time.Now(), Settings: j.settings(), Benchmarks: keysOf(p.Targets),
 	}
+	maps.Copy(p.Meta.Settings, pf.NoiseSettings(p.Meta.Start))
 	if p.Shard != nil {
 		maps.Copy(p.Meta.Settings, p.Shard.Settings())
 	}

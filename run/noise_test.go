@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -367,5 +368,57 @@ func TestMeasureNoiseBadInput(t *testing.T) {
 	cancel()
 	if _, err := MeasureNoise(ctx, time.Minute); err != context.Canceled {
 		t.Errorf("cancelled: error %v, want %v", err, context.Canceled)
+	}
+}
+
+// TestPrepareNoise checks that a run records the noise kept in its
+// NoiseDir under the noise settings, with its age, and goes on, with a
+// warning and without them, when the file is broken.
+func TestPrepareNoise(t *testing.T) {
+	dir := t.TempDir()
+	n := AnalyzeNoise([]CPUTrace{byTime(0, phased), quietTrace(1)})
+	n.Start = time.Now().Add(-90 * time.Minute)
+	if err := SaveNoise(dir, n); err != nil {
+		t.Fatal(err)
+	}
+	st := &memStore{}
+	j := fixtureJob(t, st)
+	j.Bench = "Sum"
+	j.NoiseDir = dir
+	p, err := Prepare(context.Background(), j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.runs[0].Settings
+	if s[SettingNoise] != n.Summary() {
+		t.Errorf("noise setting %q, want %q", s[SettingNoise], n.Summary())
+	}
+	age, err := time.ParseDuration(s[SettingNoiseAge])
+	if err != nil || age < 90*time.Minute || age > 100*time.Minute {
+		t.Errorf("noise-age setting %q (%v), want 1h30m and a little", s[SettingNoiseAge], err)
+	}
+	if h := p.Platform.Header(); !strings.Contains(h, "\n"+n.Summary()+" (measured 1h30m") {
+		t.Errorf("header does not give the noise and its age:\n%s", h)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, NoiseFile), []byte("not json"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	st = &memStore{}
+	j.Store = st
+	p, err = Prepare(context.Background(), j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st.runs[0].Settings[SettingNoise]; ok || p.Platform.Noise != nil {
+		t.Error("a broken noise file was recorded")
+	}
+	if !slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, NoiseFile) }) {
+		t.Errorf("no warning names the broken %s: %q", NoiseFile, p.Warnings)
+	}
+
+	var none Platform
+	if none.NoiseSettings(time.Now()) != nil || strings.Contains(none.Header(), "noise") {
+		t.Error("a platform without noise records some")
 	}
 }

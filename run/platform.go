@@ -43,6 +43,9 @@ type Platform struct {
 	// git work tree.
 	Commit string
 	Dirty  bool
+	// Noise is the machine's interference as mbench doctor -noise last
+	// measured it, nil when it never did; its Start says when.
+	Noise *Noise
 }
 
 // Detect gathers the platform description. dir is the module directory
@@ -107,7 +110,35 @@ func (p *Platform) Header() string {
 	if p.Commit != "" {
 		fmt.Fprintf(&b, "commit: %s\n", p.DefaultLabel())
 	}
+	if p.Noise != nil {
+		fmt.Fprintf(&b, "%s (measured %s ago)\n", p.Noise.Summary(), p.noiseAge(time.Now()))
+	}
 	return b.String()
+}
+
+// Settings under which a run records the machine's noise: its Summary, and
+// how long before the run started it was measured, to the second.
+const (
+	SettingNoise    = "noise"
+	SettingNoiseAge = "noise-age"
+)
+
+// NoiseSettings returns the settings that record the platform's noise in
+// a run that starts at start, nil when the noise is unknown.
+func (p *Platform) NoiseSettings(start time.Time) map[string]string {
+	if p.Noise == nil {
+		return nil
+	}
+	return map[string]string{SettingNoise: p.Noise.Summary(), SettingNoiseAge: p.noiseAge(start).String()}
+}
+
+// noiseAge is how long before now the noise was measured, to the second;
+// 0 when its time is unknown or later than now.
+func (p *Platform) noiseAge(now time.Time) time.Duration {
+	if p.Noise.Start.IsZero() {
+		return 0
+	}
+	return max(0, now.Sub(p.Noise.Start).Round(time.Second))
 }
 
 // Bench returns the platform as a run records it, on the machine named
