@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/mbench/mbench/store"
 )
@@ -14,7 +15,18 @@ import (
 // value of the environment variable MBENCH_DB when it is set (a path or a
 // postgres:// URL, so that every shard of a CI job writes to one shared
 // store without repeating -db), .mbench/mbench.db otherwise.
-var defaultDB = cmp.Or(os.Getenv("MBENCH_DB"), ".mbench/mbench.db")
+var defaultDB = cmp.Or(os.Getenv("MBENCH_DB"), localDB)
+
+// localDB is the result database of a working directory.
+const localDB = ".mbench/mbench.db"
+
+// noiseDir is the directory in which doctor -noise keeps this machine's
+// noise and run reads it, for the result database db: beside its file,
+// or, for a PostgreSQL store, which many machines may share, beside the
+// working directory's own database.
+func noiseDir(db string) string {
+	return cmp.Or(store.Dir(db), filepath.Dir(localDB))
+}
 
 // hideDBPassword makes the help of fs show the default of its -db flag, a
 // PostgreSQL URL that MBENCH_DB may set, without the password.

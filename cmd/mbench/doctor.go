@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/mbench/mbench/run"
 )
@@ -12,34 +14,74 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:      "doctor",
-		usageLine: "[test binaries]",
+		usageLine: "[flags] [test binaries]",
 		short:     "check the machine (and test binaries) for benchmarking",
 		long:      helpText("doctor"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
+			noise := fs.Bool("noise", false, "measure how other work slows each CPU, and keep the result beside the result database for later runs")
+			noiseTime := fs.Duration("noise-time", run.DefaultNoiseTime, "with -noise, measure for `duration`")
+			db := fs.String("db", defaultDB, "with -noise, keep the noise beside the result database `path`")
 			return func(e *env, args []string) error {
-				wd, _ := os.Getwd()
-				p := run.Detect(context.Background(), wd)
-				fmt.Fprint(e.stdout, p.Header())
-				warnings := run.PlatformWarnings(p)
-				for _, bin := range args {
-					if _, err := os.Stat(bin); err != nil {
-						return err
-					}
-					warnings = append(warnings, run.BinaryWarnings(bin, nil)...)
+				var timeSet bool
+				fs.Visit(func(f *flag.Flag) { timeSet = timeSet || f.Name == "noise-time" })
+				switch {
+				case *noiseTime <= 0 || *noiseTime > run.MaxNoiseTime:
+					return usagef("-noise-time %v: want a duration above 0 and at most %v", *noiseTime, run.MaxNoiseTime)
+				case timeSet && !*noise:
+					return usagef("-noise-time without -noise: give -noise")
+				case *noise && len(args) > 0:
+					return usagef("-noise checks the machine alone: name no test binaries")
+				case *noise:
+					return doctorNoise(e, *noiseTime, noiseDir(*db))
 				}
-				if len(warnings) == 0 {
-					fmt.Fprintln(e.stdout, "\nno problems found")
-					return nil
-				}
-				fmt.Fprintln(e.stdout)
-				for _, w := range warnings {
-					fmt.Fprintf(e.stdout, "- %s\n", w)
-				}
-				if len(warnings) == 1 {
-					return fmt.Errorf("1 problem found")
-				}
-				return fmt.Errorf("%d problems found", len(warnings))
+				return doctor(e, args)
 			}
 		},
 	})
+}
+
+// doctor checks the machine and the test binaries named.
+func doctor(e *env, bins []string) error {
+	wd, _ := os.Getwd()
+	p := run.Detect(context.Background(), wd)
+	fmt.Fprint(e.stdout, p.Header())
+	warnings := run.PlatformWarnings(p)
+	for _, bin := range bins {
+		if _, err := os.Stat(bin); err != nil {
+			return err
+		}
+		warnings = append(warnings, run.BinaryWarnings(bin, nil)...)
+	}
+	if len(warnings) == 0 {
+		fmt.Fprintln(e.stdout, "\nno problems found")
+		return nil
+	}
+	fmt.Fprintln(e.stdout)
+	for _, w := range warnings {
+		fmt.Fprintf(e.stdout, "- %s\n", w)
+	}
+	if len(warnings) == 1 {
+		return fmt.Errorf("1 problem found")
+	}
+	return fmt.Errorf("%d problems found", len(warnings))
+}
+
+// doctorNoise measures the machine's noise for d, prints it and keeps it
+// in dir for the runs that follow.
+func doctorNoise(e *env, d time.Duration, dir string) error {
+	ctx, stopSignals := interruptContext(e.stderr)
+	defer stopSignals()
+	fmt.Fprintf(e.stderr, "mbench: measuring the noise on every CPU for %v\n", d)
+	n, err := run.MeasureNoise(ctx, d)
+	if err != nil {
+		return err
+	}
+	if err := n.WriteText(e.stdout); err != nil {
+		return err
+	}
+	if err := run.SaveNoise(dir, n); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "mbench: noise kept in %s for the runs that follow\n", filepath.Join(dir, run.NoiseFile))
+	return nil
 }

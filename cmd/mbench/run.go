@@ -118,6 +118,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	}
 	defer db.Close()
 	j.Store, j.ShardRuns = db, ab.StoreRuns{Store: db}
+	j.NoiseDir = noiseDir(f.db)
 	if f.jsonOut != "" {
 		jf, err := os.Create(f.jsonOut)
 		if err != nil {
