@@ -15,9 +15,11 @@ import (
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/duet"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/store"
+	"golang.org/x/sys/unix"
 )
 
 // A Config says what an interleaved session compares and how long it may
@@ -29,11 +31,23 @@ type Config struct {
 	OldLabel, NewLabel string
 	// Bench selects the benchmarks, as -test.bench does.
 	Bench string
+	// Pairing is how a round pairs the versions: PairingTurns (two live
+	// processes taking turns iteration by iteration; it needs test
+	// binaries built with the probe, Probed) or PairingProcesses (one
+	// process of each, back to back).
+	Pairing string
+	// Probed reports whether Old and New carry the testing-package probe
+	// (run.BuildProbed); without it a session pairs processes.
+	Probed bool
 	// Iter is the target duration of one iteration; Iterations the
 	// measured iterations per process, after Warmup discarded ones.
+	// MinOps is the fewest operations an iteration runs, whatever their
+	// length: with two or more, the timed run is never a process's first
+	// call of the benchmark, which the testing package makes untimed.
 	Iter       time.Duration
 	Iterations int
 	Warmup     int
+	MinOps     int
 	// MinRounds and MaxRounds are the first and the last look of the
 	// sequential decision (stats.NewSequence). Budget, when positive, ends
 	// the session once the next round would not fit in it; when it is 0,
@@ -60,25 +74,28 @@ type Config struct {
 	ShardBasis string
 	// shardLog, if not nil, gets the shard's plan instead of Log.
 	shardLog io.Writer
+	// warnings are problems found before the session, for its Warnings.
+	warnings []string
 }
 
 // DefaultConfig holds the defaults of `mbench ab`, chosen by measurement
-// (docs/eval/ab.md). Processes are short: what limits a round's ratio is
-// how much two processes differ, not the iterations within one, so on the
-// noisy 2-core VM of the evaluation three iterations of 20ms per process
-// gave the same spread of round ratios as six of 50ms (xxhash: 7.5% against
-// 10.2%; go-toml: 13% against 13%) at a quarter of the time, which buys
-// four times the rounds. Ten rounds before the first look give the
-// interval's t correction nine degrees of freedom. Without a time limit,
-// 200 rounds found 100% and 89% of +5% changes of xxhash and uuid where 80
-// found 62% and 56%; the budget of
-// 10s per benchmark, 40% of what `go test -count 10` of both versions
-// takes, bounds the sessions of benchmarks that stay undecided.
+// (docs/eval/ab.md). A round is two live processes, one per version,
+// taking turns: each of their 2 + 6 iterations of about 20ms is timed
+// right after the other version's, so a slow phase of the machine, which
+// lasts far longer than two iterations, slows both sides of a pair alike;
+// the two warm-up iterations and at least two operations per iteration
+// put every benchmark in the steady state `go test` measures. Ten rounds
+// before the first look give the interval's t nine degrees of freedom.
+// The budget of 10s per benchmark, 40% of what `go test -count 10` of
+// both versions takes, bounds the sessions of benchmarks that stay
+// undecided.
 var DefaultConfig = Config{
 	Bench:           ".",
+	Pairing:         PairingTurns,
 	Iter:            20 * time.Millisecond,
-	Iterations:      2,
-	Warmup:          1,
+	Iterations:      6,
+	Warmup:          2,
+	MinOps:          2,
 	MinRounds:       10,
 	MaxRounds:       200,
 	BenchmarkBudget: 10 * time.Second,
@@ -90,6 +107,20 @@ var DefaultConfig = Config{
 		return o
 	}(),
 }
+
+// How a round pairs the two versions (Config.Pairing).
+const (
+	// PairingTurns runs one process of each version at the same time,
+	// taking turns iteration by iteration through the probe's barrier
+	// (duet.PairSpec.Turns), both on the same CPUs and at the
+	// benchmark's GOMAXPROCS; a round's ratio is the median of its
+	// paired iterations' ratios (stats.TurnRatio).
+	PairingTurns = compare.PairingTurns
+	// PairingProcesses runs one process of each version back to back; a
+	// round's ratio is that of the processes' mean times
+	// (stats.RoundRatio).
+	PairingProcesses = compare.PairingProcesses
+)
 
 // Why a benchmark stopped.
 const (
@@ -166,7 +197,7 @@ func Interleaved(ctx context.Context, cfg Config, db *store.Store, meta *bench.R
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: cfg, db: db, Sequence: stats.NewSequence(cfg.Compare.Alpha, cfg.MinRounds, cfg.MaxRounds)}
+	s := &Session{cfg: cfg, db: db, Sequence: stats.NewSequence(cfg.Compare.Alpha, cfg.MinRounds, cfg.MaxRounds), Warnings: cfg.warnings}
 	s.rng = rand.New(rand.NewPCG(cfg.Compare.Seed, 0x616220726f756e64))
 	if err := s.discover(ctx); err != nil {
 		return nil, err
@@ -229,7 +260,7 @@ func Resume(ctx context.Context, cfg Config, db *store.Store, id string) (*Sessi
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: cfg, db: db, ID: stored.ID, Run: stored, Sequence: stats.NewSequence(cfg.Compare.Alpha, cfg.MinRounds, cfg.MaxRounds)}
+	s := &Session{cfg: cfg, db: db, ID: stored.ID, Run: stored, Sequence: stats.NewSequence(cfg.Compare.Alpha, cfg.MinRounds, cfg.MaxRounds), Warnings: cfg.warnings}
 	if s.ID == "" {
 		s.ID = id
 	}
@@ -271,6 +302,14 @@ func restoreSettings(cfg *Config, set map[string]string) error {
 	parse("threshold", func(v string) (err error) { cfg.Compare.Threshold, err = strconv.ParseFloat(v, 64); return })
 	parse("iterations", func(v string) (err error) { cfg.Iterations, err = strconv.Atoi(v); return })
 	parse("warmup", func(v string) (err error) { cfg.Warmup, err = strconv.Atoi(v); return })
+	// Sessions stored before turns paired processes, with no minimum.
+	cfg.Pairing, cfg.MinOps = PairingProcesses, 1
+	if v := set[compare.SettingPairing]; v != "" {
+		cfg.Pairing = v
+	}
+	if v := set["min-ops"]; v != "" {
+		parse("min-ops", func(v string) (err error) { cfg.MinOps, err = strconv.Atoi(v); return })
+	}
 	parse("iter", func(v string) (err error) { cfg.Iter, err = time.ParseDuration(v); return })
 	parse("seed", func(v string) (err error) { cfg.Compare.Seed, err = strconv.ParseUint(v, 10, 64); return })
 	parse("ab-looks", func(v string) (err error) {
@@ -340,6 +379,8 @@ func (s *Session) pairedRounds() map[bench.Key][]int {
 
 func (c *Config) check() error {
 	switch {
+	case c.Pairing == PairingTurns && !c.Probed:
+		return errors.New("ab: rounds in turns need test binaries built with the probe (run.BuildProbed)")
 	case len(c.Old) == 0 || len(c.New) == 0:
 		return errors.New("ab: no test binary for a version")
 	case c.OldLabel == "" || c.NewLabel == "" || c.OldLabel == c.NewLabel:
@@ -358,6 +399,10 @@ func (c *Config) checkPlan() error {
 		return fmt.Errorf("-iter %v: want a positive duration", c.Iter)
 	case c.Iterations < 1 || c.Warmup < 0:
 		return fmt.Errorf("-mi %d -wi %d: want at least one measured iteration and no negative warm-up", c.Iterations, c.Warmup)
+	case c.MinOps < 1:
+		return fmt.Errorf("-min-ops %d: want at least one operation per iteration", c.MinOps)
+	case c.Pairing != PairingTurns && c.Pairing != PairingProcesses:
+		return fmt.Errorf("-pairing %q: want %s or %s", c.Pairing, PairingTurns, PairingProcesses)
 	case c.MinRounds < 2 || c.MaxRounds < c.MinRounds:
 		return fmt.Errorf("-min-rounds %d -max-rounds %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
 	case c.Budget < 0 || c.BenchmarkBudget < 0 || c.Timeout <= 0:
@@ -382,6 +427,8 @@ func sessionSettings(base map[string]string, cfg Config, seq stats.Sequence) map
 		compare.SettingOld:       cfg.OldLabel,
 		compare.SettingNew:       cfg.NewLabel,
 		compare.SettingLookAlpha: strconv.FormatFloat(seq.LookAlpha(), 'g', -1, 64),
+		compare.SettingPairing:   cfg.Pairing,
+		"min-ops":                strconv.Itoa(cfg.MinOps),
 		"ab-alpha":               strconv.FormatFloat(cfg.Compare.Alpha, 'g', -1, 64),
 		"ab-looks":               strings.Join(looks, ","),
 		"threshold":              strconv.FormatFloat(cfg.Compare.Threshold, 'g', -1, 64),
@@ -477,7 +524,13 @@ func failedBenchmarks(output string) []string {
 // tail returns the error of a failed process with the last lines of its
 // output that say why.
 func tail(fe *run.ForkError) string {
-	lines := strings.Split(strings.TrimSpace(fe.Output), "\n")
+	return fmt.Sprintf("%v: %s", fe.Err, why(fe.Output))
+}
+
+// why returns the last lines of a test binary's output that say why it
+// failed: not its results, headers or FAIL lines.
+func why(output string) string {
+	lines := strings.Split(strings.TrimSpace(output), "\n")
 	var why []string
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "Benchmark") && !strings.HasPrefix(l, "--- FAIL") && l != "FAIL" && !strings.HasPrefix(l, "goos:") &&
@@ -488,7 +541,7 @@ func tail(fe *run.ForkError) string {
 	if len(why) > 3 {
 		why = why[len(why)-3:]
 	}
-	return fmt.Sprintf("%v: %s", fe.Err, strings.Join(why, " | "))
+	return strings.Join(why, " | ")
 }
 
 func keyNames(keys []bench.Key) []string {
@@ -575,7 +628,10 @@ func (s *Session) pair(ctx context.Context, b *Benchmark) error {
 		if err != nil {
 			return s.fail(ctx, b, s.cfg.OldLabel, "calibration", err)
 		}
-		b.N = n
+		b.N = max(n, s.cfg.MinOps)
+	}
+	if s.cfg.Pairing == PairingTurns {
+		return s.turns(ctx, b)
 	}
 	sides := []struct {
 		label  string
@@ -598,6 +654,95 @@ func (s *Session) pair(ctx context.Context, b *Benchmark) error {
 	}
 	b.Rounds++
 	return nil
+}
+
+// turns runs one round of b in turns: a process of each version at the
+// same time, on the same CPUs, taking turns iteration by iteration
+// (duet.PairSpec.Turns); which version takes the first turn is drawn. The
+// round's iterations are stored together when both processes have ended:
+// a durable write during a turn would slow the side whose turn it is.
+func (s *Session) turns(ctx context.Context, b *Benchmark) error {
+	sides := [2]*run.Target{&b.old, &b.new}
+	labels := [2]string{s.cfg.OldLabel, s.cfg.NewLabel}
+	swap := s.rng.IntN(2) == 1
+	if swap {
+		sides[0], sides[1] = sides[1], sides[0]
+		labels[0], labels[1] = labels[1], labels[0]
+	}
+	count := s.cfg.Warmup + s.cfg.Iterations
+	spec := duet.PairSpec{
+		Old: duet.Side{Binary: *sides[0].Binary}, New: duet.Side{Binary: *sides[1].Binary},
+		Pattern: b.old.Pattern, N: b.N, Count: count, Procs: b.old.Procs,
+		Benchmem: s.cfg.Benchmem, Turns: true, CPUs: s.turnCPUs(b.old.Procs), Timeout: s.cfg.Timeout,
+	}
+	var ms [2][]bench.Measurement
+	_, err := duet.RunPair(ctx, spec, func(p duet.Pair) bool {
+		for side, it := range [2]duet.Iteration{p.Old, p.New} {
+			i := len(ms[side])
+			coord := bench.Coord{Version: labels[side], Instance: s.cfg.Instance, SuiteRun: s.Rounds, Fork: 1, Iteration: i}
+			if i < s.cfg.Warmup {
+				coord.Phase = bench.Warmup
+			}
+			ms[side] = append(ms[side], parallelMeasurement(b.Key, coord, it, s.cfg.Benchmem))
+		}
+		return true
+	})
+	if all := append(ms[0], ms[1]...); len(all) > 0 {
+		if serr := s.db.Append(s.ID, all...); serr != nil {
+			return fmt.Errorf("storing %s: %w", b.Key, serr)
+		}
+		s.Run.Measurements = append(s.Run.Measurements, all...)
+	}
+	if err == nil && len(ms[0]) < count {
+		err = fmt.Errorf("%d of %d iterations paired", len(ms[0]), count)
+	}
+	if err != nil {
+		version := "both versions"
+		var pe *duet.PairError
+		if errors.As(err, &pe) {
+			output := pe.OldOutput + "\n" + pe.NewOutput
+			switch pe.Side {
+			case "old":
+				version, output = labels[0], pe.OldOutput
+			case "new":
+				version, output = labels[1], pe.NewOutput
+			}
+			err = pe.Err
+			if w := why(output); w != "" {
+				err = fmt.Errorf("%v: %s", pe.Err, w)
+			}
+		}
+		return s.fail(ctx, b, version, fmt.Sprintf("round %d", s.Rounds), err)
+	}
+	b.Rounds++
+	return nil
+}
+
+// turnCPUs returns the CPUs both processes of a round in turns run on:
+// all of this process's when the benchmark runs at a GOMAXPROCS of that
+// many or more (procs 0: the default), or else procs of them, a window
+// that moves round by round, so that a benchmark at GOMAXPROCS 1 has both
+// versions on the same CPU in a round and visits every CPU over the
+// session.
+func (s *Session) turnCPUs(procs int) []int {
+	var set unix.CPUSet
+	if procs <= 0 || unix.SchedGetaffinity(0, &set) != nil {
+		return nil
+	}
+	var cpus []int
+	for c := 0; c < 1024; c++ { // CPU_SETSIZE
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	if procs >= len(cpus) {
+		return nil
+	}
+	out := make([]int, procs)
+	for j := range out {
+		out[j] = cpus[(s.Rounds*procs+j)%len(cpus)]
+	}
+	return out
 }
 
 // fail records that b failed on one version; it returns an error only
@@ -776,7 +921,11 @@ func (s *Session) Results() ([]*compare.Result, error) {
 // report: the error rate over the whole sequential decision and per look,
 // and how the benchmarks stopped.
 func (s *Session) Note() string {
-	return fmt.Sprintf("interleaved: %d rounds in %v (%s); intervals at %s%% per look, %s%% over the %d looks %v; figures at the GOMAXPROCS in each name",
-		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(),
+	how := "one process of each version per round, back to back"
+	if s.cfg.Pairing == PairingTurns {
+		how = fmt.Sprintf("per round a process of each version at once, taking turns for %d iterations after %d warm-up; a round's ratio is the median of its paired iterations'", s.cfg.Iterations, s.cfg.Warmup)
+	}
+	return fmt.Sprintf("interleaved: %d rounds in %v (%s); %s; intervals at %s%% per look, %s%% over the %d looks %v; figures at the GOMAXPROCS in each name",
+		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(), how,
 		compare.Percent(1-s.Sequence.LookAlpha()), compare.Percent(1-s.Sequence.Alpha), len(s.Sequence.Looks), s.Sequence.Looks)
 }

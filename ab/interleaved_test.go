@@ -16,7 +16,8 @@ import (
 )
 
 // fixtureVersions builds testdata/fixture without and with the tag
-// "slower", once for all tests, into the tests' build cache.
+// "slower", with the probe, once for all tests, into the tests' build
+// cache.
 var fixtureVersions = sync.OnceValues(func() ([2][]run.Binary, error) {
 	dir, _ := filepath.Abs("testdata/fixture")
 	var out [2][]run.Binary
@@ -25,7 +26,7 @@ var fixtureVersions = sync.OnceValues(func() ([2][]run.Binary, error) {
 		return out, err
 	}
 	for i, tags := range []string{"", "slower"} {
-		bins, err := run.Build(context.Background(), run.BuildOptions{Dir: dir, Tags: tags, CacheDir: cache}, []string{"."})
+		bins, err := run.BuildProbed(context.Background(), run.BuildOptions{Dir: dir, Tags: tags, CacheDir: cache}, []string{"."})
 		if err != nil {
 			return out, err
 		}
@@ -43,7 +44,7 @@ func interleavedConfig(t *testing.T, bench string) Config {
 		t.Fatal(err)
 	}
 	cfg := DefaultConfig
-	cfg.Old, cfg.New = bins[0], bins[1]
+	cfg.Old, cfg.New, cfg.Probed = bins[0], bins[1], true
 	cfg.OldLabel, cfg.NewLabel = "old", "new"
 	cfg.Bench = bench
 	cfg.Iter, cfg.Iterations, cfg.Warmup = 2*time.Millisecond, 3, 1
@@ -62,7 +63,14 @@ func interleavedConfig(t *testing.T, bench string) Config {
 // ran at the GOMAXPROCS of the environment, as `go test` runs it.
 func TestInterleaved(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "3")
+	for _, pairing := range []string{PairingTurns, PairingProcesses} {
+		t.Run(pairing, func(t *testing.T) { testInterleaved(t, pairing) })
+	}
+}
+
+func testInterleaved(t *testing.T, pairing string) {
 	cfg := interleavedConfig(t, ".")
+	cfg.Pairing = pairing
 	db := openStore(t)
 	s, err := Interleaved(context.Background(), cfg, db, &bench.Run{Label: "old..new"})
 	if err != nil {
@@ -74,8 +82,8 @@ func TestInterleaved(t *testing.T) {
 	if got := keyNames(s.OnlyNew); len(got) != 1 || !strings.Contains(got[0], "NewOnly") {
 		t.Errorf("OnlyNew = %v, want NewOnly", got)
 	}
-	if len(s.Benchmarks) != 5 {
-		t.Fatalf("%d benchmarks in both versions, want 5", len(s.Benchmarks))
+	if len(s.Benchmarks) != 6 {
+		t.Fatalf("%d benchmarks in both versions, want 6", len(s.Benchmarks))
 	}
 	for _, b := range s.Benchmarks {
 		if b.Key.Procs != 3 {
@@ -127,9 +135,10 @@ func TestInterleaved(t *testing.T) {
 			t.Errorf("row %d is %v, stored %v, want %v in the order of discovery", i, res.Rows[i].Key, stored.Benchmarks[i], b.Key)
 		}
 	}
+	method := map[string]string{PairingTurns: "turns", PairingProcesses: "rounds"}[pairing]
 	for i, row := range res.Rows {
-		if row.Method != "rounds" {
-			t.Errorf("%s: method %q, want rounds", row.Key, row.Method)
+		if row.Method != method {
+			t.Errorf("%s: method %q, want %s", row.Key, row.Method, method)
 		}
 		if m := mine.Rows[i]; m.Ratio != row.Ratio {
 			t.Errorf("%s: the session says %+v, the stored run %+v", row.Key, m.Ratio, row.Ratio)
@@ -160,6 +169,27 @@ func TestInterleaved(t *testing.T) {
 	}
 	if procs == 0 {
 		t.Error("BenchmarkProcs stored no procs metric")
+	}
+	// Steady state: the 8 MB that BenchmarkColdStart allocates on its
+	// first operation in a process is never in a measured iteration,
+	// however long an operation is against -iter. (The runtime allocates
+	// a few kB of its own now and then in 6ms of CPU; 4 MB/op would be
+	// the cold start.)
+	cold := 0
+	for _, m := range stored.Measurements {
+		if m.Key.Name != "ColdStart" || m.Coord.Phase == bench.Warmup {
+			continue
+		}
+		cold++
+		if m.N < cfg.MinOps {
+			t.Errorf("ColdStart: %d operations in an iteration, want at least %d", m.N, cfg.MinOps)
+		}
+		if v, ok := m.Get("B/op"); !ok || v > 64<<10 {
+			t.Errorf("ColdStart %s round %d iteration %d: %v B/op (%v), want the steady state's 0", m.Coord.Version, m.Coord.SuiteRun, m.Coord.Iteration, v, ok)
+		}
+	}
+	if cold == 0 {
+		t.Error("no measured iteration of ColdStart")
 	}
 }
 

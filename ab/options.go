@@ -98,24 +98,34 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	version := func(rev, bin string) (*Version, error) {
+	c := o.Config
+	version := func(rev, bin string, probe bool) (*Version, error) {
 		if bin != "" {
 			return Prebuilt(bin)
 		}
-		return BuildRevision(ctx, rev, patterns, opts)
+		v, warning, err := buildRevision(ctx, rev, patterns, opts, probe)
+		if warning != nil {
+			c.warnings = append(c.warnings, warning.Error())
+		}
+		return v, err
 	}
-	old, err := version(o.OldRev, o.OldBin)
+	old, err := version(o.OldRev, o.OldBin, c.Pairing == PairingTurns)
 	if err != nil {
 		return nil, err
 	}
 	defer old.Close()
-	new, err := version(o.NewRev, o.NewBin)
+	new, err := version(o.NewRev, o.NewBin, old.Probed)
 	if err != nil {
 		return nil, err
 	}
 	defer new.Close()
 
-	c := o.Config
+	c.Probed = old.Probed && new.Probed
+	if c.Pairing == PairingTurns && !c.Probed {
+		// Prebuilt binaries, or a toolchain the probe does not fit.
+		c.Pairing = PairingProcesses
+		c.warnings = append(c.warnings, "without the testing-package probe the rounds pair processes, one of each version back to back, not iterations in turns")
+	}
 	c.Old, c.New = old.Binaries, new.Binaries
 	if c.Instance == "" {
 		c.Instance = platform.Host
@@ -137,7 +147,7 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 		fmt.Fprint(o.Head, platform.Header())
 	}
 	if o.Log != nil {
-		fmt.Fprintf(o.Log, "%s against %s, interleaved, %d to %d rounds per benchmark\n", c.NewLabel, c.OldLabel, c.MinRounds, c.MaxRounds)
+		fmt.Fprintf(o.Log, "%s against %s, interleaved (%s), %d to %d rounds per benchmark\n", c.NewLabel, c.OldLabel, c.Pairing, c.MinRounds, c.MaxRounds)
 	}
 	if o.Resume != "" {
 		id, err := db.Resolve(o.Resume)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	mrand "math/rand/v2"
 	"os"
@@ -673,19 +674,40 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 	return skews, nil
 }
 
-// parallelMeasurement is one side's iteration as a stored measurement.
+// parallelMeasurement is one side's iteration as a stored measurement, with
+// the values its result line has (sec/op, B/s from b.SetBytes, B/op and
+// allocs/op with benchmem, b.ReportMetric's, which replace the computed
+// ones of the same unit) and, from the probe, cpu-sec/op.
 func parallelMeasurement(key bench.Key, coord bench.Coord, it duet.Iteration, benchmem bool) bench.Measurement {
 	n := max(it.N, 1)
-	m := bench.Measurement{Key: key, Coord: coord, N: it.N, Start: it.Start, End: it.End,
-		Values: []bench.Value{{Value: it.Duration.Seconds() / float64(n), Unit: "sec/op", OrigUnit: "ns/op", OrigValue: float64(it.Duration.Nanoseconds()) / float64(n)}}}
+	m := bench.Measurement{Key: key, Coord: coord, N: it.N, Start: it.Start, End: it.End}
+	put := func(v bench.Value) {
+		for i := range m.Values {
+			if m.Values[i].Unit == v.Unit {
+				m.Values[i] = v
+				return
+			}
+		}
+		m.Values = append(m.Values, v)
+	}
+	put(bench.Value{Value: it.Duration.Seconds() / float64(n), Unit: "sec/op", OrigUnit: "ns/op", OrigValue: float64(it.Duration.Nanoseconds()) / float64(n)})
 	if it.CPU > 0 {
-		m.Values = append(m.Values, bench.Value{Value: it.CPU.Seconds() / float64(n), Unit: "cpu-sec/op",
+		put(bench.Value{Value: it.CPU.Seconds() / float64(n), Unit: "cpu-sec/op",
 			OrigUnit: "cpu-ns/op", OrigValue: float64(it.CPU.Nanoseconds()) / float64(n)})
 	}
+	if it.Bytes > 0 && it.Duration > 0 {
+		mbs := float64(it.Bytes) * float64(n) / 1e6 / it.Duration.Seconds()
+		v, unit := benchunit.Tidy(mbs, "MB/s")
+		put(bench.Value{Value: v, Unit: unit, OrigUnit: "MB/s", OrigValue: mbs})
+	}
 	if benchmem {
-		m.Values = append(m.Values,
-			bench.Value{Value: float64(it.MemBytes) / float64(n), Unit: "B/op"},
-			bench.Value{Value: float64(it.MemAllocs) / float64(n), Unit: "allocs/op"})
+		put(bench.Value{Value: float64(it.MemBytes) / float64(n), Unit: "B/op"})
+		put(bench.Value{Value: float64(it.MemAllocs) / float64(n), Unit: "allocs/op"})
+	}
+	units := slices.Sorted(maps.Keys(it.Extra))
+	for _, u := range units {
+		v, unit := benchunit.Tidy(it.Extra[u], u)
+		put(bench.Value{Value: v, Unit: unit, OrigUnit: u, OrigValue: it.Extra[u]})
 	}
 	return m
 }

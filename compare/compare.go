@@ -331,6 +331,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	minN := MinSamples(opts.Alpha)
 	paired := Paired(old, new)
 	rounds := Interleaved(old, new)
+	turns := rounds && old.Settings[SettingPairing] == PairingTurns
 	res.Paired, res.Interleaved = paired || rounds, rounds
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -342,7 +343,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 				case paired:
 					pairedRow(row, olds[row.Key], news[row.Key], opts, res.Better)
 				case rounds:
-					roundsRow(row, olds[row.Key], news[row.Key], opts, boot, res.Better)
+					roundsRow(row, olds[row.Key], news[row.Key], opts, boot, res.Better, turns)
 				default:
 					compareRow(row, olds[row.Key], news[row.Key], opts, boot, minN, res.Better)
 				}

@@ -20,6 +20,12 @@ const (
 	SettingNew       = "ab-new"
 	SettingLookAlpha = "ab-look-alpha"
 	ModeInterleaved  = "interleaved"
+	// SettingPairing is how a round paired the versions: PairingTurns
+	// or PairingProcesses (also when it is missing: sessions stored
+	// before turns).
+	SettingPairing   = "ab-pairing"
+	PairingTurns     = "turns"
+	PairingProcesses = "processes"
 )
 
 // Interleaved reports whether old and new are the two versions of one
@@ -48,10 +54,15 @@ func LookAlpha(r *bench.Run) (alpha float64, ok bool) {
 // roundsRow fills in the row of an interleaved session: the processes of
 // the two versions that ran in the same round (suite run) are paired, and
 // stats.RoundRatio takes the geometric mean of their ratios with an interval
-// over rounds, so that the machine's drift between rounds cancels. Rounds
+// over rounds, so that the machine's drift between rounds cancels. With
+// turns, the processes ran at the same time taking turns, and
+// stats.TurnRatio pairs their iterations too. Rounds
 // with one side missing (a failed or interrupted process) are left out.
-func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap, better int) {
+func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap, better int, turns bool) {
 	row.Method = "rounds"
+	if turns {
+		row.Method = "turns"
+	}
 	byRound := make(map[int][]float64)
 	for i, id := range n.IDs {
 		byRound[id.SuiteRun] = n.Forks[i]
@@ -90,7 +101,11 @@ func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap,
 	h := fnv.New64a()
 	h.Write([]byte(row.Key.String()))
 	r := rand.New(rand.NewPCG(opts.Seed, h.Sum64()))
-	row.Ratio = boot.RoundRatio(olds, news, r)
+	if turns {
+		row.Ratio = stats.TurnRatio(olds, news, boot.Level)
+	} else {
+		row.Ratio = boot.RoundRatio(olds, news, r)
+	}
 	row.Verdict, row.Resolution = verdict(row.Ratio, opts.Threshold, better)
 	if len(olds) < len(o.Forks) || len(news) < len(n.Forks) {
 		row.Note = fmt.Sprintf("left out %d processes whose round has no process of the other version", len(o.Forks)+len(n.Forks)-2*len(olds))

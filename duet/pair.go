@@ -301,7 +301,7 @@ func RunPair(ctx context.Context, spec PairSpec, onPair func(Pair) bool) (PairSt
 		defer cancel()
 	}
 	d := &duetRun{spec: &spec, ctx: runCtx, onPair: onPair, events: make(chan sideEvent, 64),
-		pending: make(map[int]*[2]*Iteration)}
+		pending: make(map[int]*[2]*Iteration), turn: -1}
 	if err := d.start(); err != nil {
 		return PairStats{}, err
 	}
@@ -314,6 +314,9 @@ func RunPair(ctx context.Context, spec PairSpec, onPair func(Pair) bool) (PairSt
 	switch {
 	case ctx.Err() != nil:
 		return stats, ctx.Err()
+	case runCtx.Err() != nil && spec.Turns && d.turn >= 0:
+		// Only one side runs at a time: the one whose turn it was.
+		return stats, d.errorf(sideNames[d.turn], "timed out after %v in its turn", spec.Timeout)
 	case runCtx.Err() != nil:
 		return stats, d.errorf("", "timed out after %v", spec.Timeout)
 	}

@@ -542,8 +542,11 @@ func TestRunPairTurns(t *testing.T) {
 		if first.End.After(second.Start) {
 			t.Errorf("pair %d: timed runs overlap: first %v–%v, second starts %v", i, first.Start, first.End, second.Start)
 		}
-		if first.Fill.Kind != "turn" || second.Fill.Kind != "none" {
-			t.Errorf("pair %d: fill %q then %q, want turn then none", i, first.Fill.Kind, second.Fill.Kind)
+		// The first side sleeps until the second's run is over, unless
+		// that is over before it looks ("none": it was descheduled);
+		// the second never waits after its run.
+		if first.Fill.Kind != "turn" && first.Fill.Kind != "none" || second.Fill.Kind != "none" {
+			t.Errorf("pair %d: fill %q then %q, want turn (or none) then none", i, first.Fill.Kind, second.Fill.Kind)
 		}
 		// Synchronised runs count from 1 on both sides: old goes first
 		// at odd ones. The pairs of a benchmark are its runs in order.

@@ -40,6 +40,9 @@ type duetRun struct {
 	problem   error
 	// problemSide is the side d.problem is about, "" for both.
 	problemSide string
+	// turn is the side whose turn started last (PairSpec.Turns), -1
+	// before any.
+	turn int
 }
 
 // sideProc is one side's process.
@@ -227,6 +230,8 @@ func (d *duetRun) handle(e sideEvent) {
 	case *probe.Hello:
 		s.hello = true
 		s.stats.CPUs, s.stats.GoVersion = ev.CPUs, ev.GoVersion
+	case *probe.Turn:
+		d.turn = e.side
 	case *probe.Run:
 		d.runs[e.side][ev.Seq] = ev
 	case *probe.Result:

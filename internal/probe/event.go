@@ -44,7 +44,7 @@ func Env(peer, report int, mode Mode, side int) string {
 }
 
 // An Event is one line a probed process reports to its parent: a *Hello,
-// *Run, *Result, *Fail or *Stop.
+// *Turn, *Run, *Result, *Fail or *Stop.
 type Event interface{ event() }
 
 // Hello is the first event: the process started with the probe on.
@@ -54,6 +54,12 @@ type Hello struct {
 	// when the kernel did not say.
 	CPUs      []int
 	GoVersion string
+}
+
+// Turn says that, in Turns mode, the side's timed run Seq starts now:
+// the other side has finished its own or waits for this one.
+type Turn struct {
+	Seq int
 }
 
 // Run is one synchronised timed run, reported after the filler: Seq
@@ -132,6 +138,7 @@ type Stop struct {
 }
 
 func (*Hello) event()  {}
+func (*Turn) event()   {}
 func (*Run) event()    {}
 func (*Result) event() {}
 func (*Fail) event()   {}
@@ -168,6 +175,11 @@ func Parse(line string) (Event, error) {
 			}
 		}
 		return p.done(e)
+	case "turn":
+		if len(f) != 1 {
+			break
+		}
+		return p.done(&Turn{Seq: p.int(0)})
 	case "iter":
 		if len(f) != 18 {
 			break

@@ -14,6 +14,7 @@ func TestParse(t *testing.T) {
 	}{
 		{"hello 42 0,3 go1.26.8", &Hello{PID: 42, CPUs: []int{0, 3}, GoVersion: "go1.26.8"}},
 		{"hello 42 ? go1.26.8", &Hello{PID: 42, GoVersion: "go1.26.8"}},
+		{"turn 7", &Turn{Seq: 7}},
 		{"iter 3 1 100 BenchmarkX/a=b 100 1000 2000 900 5 320 12 body 4 80 1100 870 1 0",
 			&Run{Seq: 3, Procs: 1, BenchN: 100, Name: "BenchmarkX/a=b", N: 100, Start: time.Unix(0, 1000), End: time.Unix(0, 2000),
 				Duration: 900, MemAllocs: 5, MemBytes: 320, Wait: 12, FillKind: "body", FillChunks: 4, FillOps: 80, FillTime: 1100, CPU: 870, StartCPU: 1, EndCPU: 0}},

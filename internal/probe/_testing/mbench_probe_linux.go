@@ -70,7 +70,7 @@ import (
 // GOMAXPROCS, where a duet pins each side to its own CPU.
 //
 // The parent receives one line per event, outside timed code: "hello"
-// at start, "iter" after each synchronised run and its filler, "result"
+// at start, "turn" when a side's turn starts (Turns only), "iter" after each synchronised run and its filler, "result"
 // after each result line, "fail" for a benchmark function that did not
 // return, and "mismatch", "peer" or "error" before the process exits
 // because the two sides cannot go on (internal/probe.Parse reads them).
@@ -299,6 +299,13 @@ func (p *mbenchProbeState) barrier(b *B, f *mbenchFrame) {
 		for !p.poll(f) {
 			p.waitReadable()
 		}
+	}
+	if p.turn >= 0 {
+		// The parent learns whose turn it is, so that it can name the
+		// side that never ends its run.
+		p.rep = append(p.rep[:0], "turn "...)
+		p.rep = strconv.AppendInt(p.rep, int64(f.seq), 10)
+		p.sendReport()
 	}
 	// The timer starts now: nothing of the probe's but the return
 	// is timed.
