@@ -49,7 +49,8 @@ type ParallelConfig struct {
 	// (internal/gitrev) so the working tree is never touched; NewRev "."
 	// is the working tree itself.
 	OldRev, NewRev string
-	// OldBin and NewBin are prebuilt test binaries. They carry no probe:
+	// OldBin and NewBin are prebuilt test binaries. Unless built with the
+	// probe (run.HasProbe), they carry none:
 	// the two sides run free, paired by iteration index.
 	OldBin, NewBin string
 	// CmdOld and CmdNew are shell commands (run by sh -c); one run of a

@@ -92,7 +92,7 @@ func buildRevision(ctx context.Context, rev string, patterns []string, opts run.
 }
 
 // Prebuilt is a version given as a prebuilt test binary, run in its own
-// directory.
+// directory. Probed says whether it carries the probe (run.HasProbe).
 func Prebuilt(path string) (*Version, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -101,7 +101,8 @@ func Prebuilt(path string) (*Version, error) {
 	if st, err := os.Stat(abs); err != nil || st.IsDir() {
 		return nil, fmt.Errorf("test binary %s: not a file", path)
 	}
-	return &Version{Label: filepath.Base(path), Binaries: []run.Binary{{Path: abs, Dir: filepath.Dir(abs)}}}, nil
+	return &Version{Label: filepath.Base(path), Binaries: []run.Binary{{Path: abs, Dir: filepath.Dir(abs)}},
+		Probed: run.HasProbe(context.Background(), abs)}, nil
 }
 
 // versions builds or finds the two versions of a parallel session, with
@@ -128,12 +129,15 @@ func (s *ParallelSession) versions(ctx context.Context, opts run.BuildOptions) (
 	if err != nil {
 		return old, new, err
 	}
-	if cfg.OldBin != "" && cfg.Probe {
-		s.warnf("prebuilt test binaries carry no probe: %s", errRunFree)
-	}
 	// A side without the probe makes both run free.
 	if !new.Probed {
 		old.Probed = false
+	}
+	if cfg.OldBin != "" && cfg.Probe && !old.Probed {
+		s.warnf("prebuilt test binaries carry no probe: %s", errRunFree)
+	}
+	if !cfg.Probe {
+		old.Probed, new.Probed = false, false
 	}
 	return old, new, nil
 }

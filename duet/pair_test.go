@@ -177,6 +177,9 @@ func TestProbeOff(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("plain binary with MBENCH_PROBE=x: %v\n%s", err, out)
 	}
+	if !run.HasProbe(context.Background(), probed.Path) || run.HasProbe(context.Background(), plain.Path) {
+		t.Errorf("HasProbe: %v for the probed binary, %v for the plain one", run.HasProbe(context.Background(), probed.Path), run.HasProbe(context.Background(), plain.Path))
+	}
 }
 
 // TestRunPairPaired checks an A/A duet: every timed iteration of classic,

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mbench/mbench/internal/probe"
+	"github.com/mbench/mbench/internal/proc"
 )
 
 // ErrNoProbe matches the error BuildProbed returns when the probe cannot be
@@ -60,4 +61,15 @@ func BuildProbed(ctx context.Context, opts BuildOptions, patterns []string) ([]B
 		return nil, fmt.Errorf("duet: %w: the patched testing package does not build: %v", ErrNoProbe, err)
 	}
 	return nil, err
+}
+
+// HasProbe reports whether the test binary at path carries the probe, as
+// BuildProbed builds it (or any build with the same overlay): started
+// with a malformed probe setting, such a binary says so and exits, where
+// one without the probe ignores the setting.
+func HasProbe(ctx context.Context, path string) bool {
+	cmd := proc.Command(ctx, path, "-test.run=^$", "-test.bench=^$")
+	cmd.Env = append(os.Environ(), probe.EnvVar+"=?")
+	out, err := cmd.CombinedOutput()
+	return err != nil && strings.Contains(string(out), probe.EnvVar+"=?")
 }

@@ -5,15 +5,19 @@
 #
 #   gotest    go test -bench . -count 10 for old, then for new, then benchstat
 #   seq       mbench run for old, then mbench run for new, then mbench compare
-#   ab        mbench ab (interleaved rounds, sequential decision), defaults:
-#             up to 200 rounds, 10s per benchmark
+#   ab        mbench ab (interleaved rounds in turns, sequential decision),
+#             defaults: up to 200 rounds, 10s per benchmark
+#   ab-proc   the same with -pairing processes: one process of each version
+#             per round, back to back (the design before turns)
 #   ab-80     the same with -max-rounds 80 and no time budget
 #   ab-long   the same with -max-rounds 200 and no time budget
-#   parallel  mbench ab -parallel (duet; prebuilt binaries run without the probe)
+#   parallel  mbench ab -parallel (duet: pinned, barrier and filler)
 #
 # Subjects are real modules from the module proxy, fetched into a scratch
 # directory. Each is built as test binaries with an overlay of the testing
-# package (eval/ab/pad) that adds a known fraction of every iteration's time:
+# package (eval/ab/pad -probe, stacked on mbench's probe, so the binaries
+# can run in turns and as a duet) that adds a known fraction of every
+# iteration's time:
 # old has 0, new X% for the conditions 2, 5 and 10; aa compares old with an
 # identical build of itself.
 #
@@ -61,9 +65,9 @@ mbench=$scratch/mbench
 for c in $conditions; do
   f=0
   [ "$c" != aa ] && f=$(awk "BEGIN{print $c/100}")
-  [ -f "$scratch/pad-$c/overlay.json" ] || (cd "$repo/eval" && go run ./ab/pad -fraction "$f" -o "$scratch/pad-$c" >/dev/null)
+  [ -f "$scratch/padp-$c/overlay.json" ] || (cd "$repo/eval" && go run ./ab/pad -probe -fraction "$f" -o "$scratch/padp-$c" >/dev/null)
 done
-[ -f "$scratch/pad-0/overlay.json" ] || (cd "$repo/eval" && go run ./ab/pad -fraction 0 -o "$scratch/pad-0" >/dev/null)
+[ -f "$scratch/padp-0/overlay.json" ] || (cd "$repo/eval" && go run ./ab/pad -probe -fraction 0 -o "$scratch/padp-0" >/dev/null)
 
 stressor=
 if [ "$load" = cpu ]; then
@@ -93,7 +97,7 @@ for m in $modules; do
   # their testdata.
   for c in 0 $conditions; do
     [ "$c" = aa ] && continue
-    [ -f "$pkgdir/pad$c.test" ] || (cd "$src" && go test -c -overlay "$scratch/pad-$c/overlay.json" -o "$pkgdir/pad$c.test" "$pkg")
+    [ -f "$pkgdir/pad$c.test" ] || (cd "$src" && go test -c -overlay "$scratch/padp-$c/overlay.json" -o "$pkgdir/pad$c.test" "$pkg")
   done
   cp "$pkgdir/pad0.test" "$pkgdir/same.test"
   for t in $(seq 1 "$trials"); do
@@ -119,8 +123,9 @@ for m in $modules; do
             '$mbench' run -db '$db' -bench '$bench' -benchmem -label new new=./$new >/dev/null 2>>'$d/$t.log'"
           "$mbench" compare -db "$db" -format json old new >"$d/$t.json" 2>>"$d/$t.log" || true
           ;;
-        ab | ab-80 | ab-long)
+        ab | ab-proc | ab-80 | ab-long)
           flags=${AB_FLAGS:-}
+          [ "$meth" = ab-proc ] && flags="$flags -pairing processes -mi 2 -wi 1 -min-ops 1"
           [ "$meth" = ab-80 ] && flags="$flags -max-rounds 80 -budget-per-benchmark 0"
           [ "$meth" = ab-long ] && flags="$flags -max-rounds 200 -budget-per-benchmark 0"
           timed "$d/$t.time" sh -c "'$mbench' ab -db '$db' -bench '$bench' $flags -seed $t -old-bin ./pad0.test -new-bin ./$new -format json >'$d/$t.json' 2>'$d/$t.log' || true"

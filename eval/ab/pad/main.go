@@ -10,7 +10,12 @@
 // code path is still compiled in, so the old and new binaries have the same
 // code and differ only in the fraction's value.
 //
-// usage: go run ./ab/pad -fraction 0.05 -o DIR   (prints DIR/overlay.json)
+// With -probe, the overlay also carries mbench's testing-package probe
+// (what run.BuildProbed builds with), so that the binaries can run in
+// turns or as a duet; the spin then runs inside the side's turn, before
+// the probe sees the timer stop.
+//
+// usage: go run ./ab/pad -fraction 0.05 [-probe] -o DIR   (prints DIR/overlay.json)
 package main
 
 import (
@@ -22,6 +27,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/mbench/mbench/internal/probe"
 )
 
 // anchor is the end of runN's timed part in Go 1.26's testing package.
@@ -57,6 +64,7 @@ func mbenchEvalPad(b *B) {
 func main() {
 	fraction := flag.Float64("fraction", 0, "added `fraction` of each iteration's time")
 	out := flag.String("o", "", "output `directory`")
+	withProbe := flag.Bool("probe", false, "stack the overlay on mbench's testing-package probe")
 	flag.Parse()
 	if *out == "" || !(*fraction >= 0 && *fraction < 1) {
 		log.Fatal("usage: pad -fraction F -o DIR, 0 ≤ F < 1")
@@ -65,25 +73,40 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	src := filepath.Join(strings.TrimSpace(string(goroot)), "src", "testing")
-	orig, err := os.ReadFile(filepath.Join(src, "benchmark.go"))
+	root := strings.TrimSpace(string(goroot))
+	src := filepath.Join(root, "src", "testing")
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	replace := map[string]string{}
+	base := filepath.Join(src, "benchmark.go")
+	anchor, padCode := anchor, padCode
+	if *withProbe {
+		abs, err := filepath.Abs(*out)
+		must(err)
+		if replace, err = probe.Overlay(root, filepath.Join(abs, "probe")); err != nil {
+			log.Fatal(err)
+		}
+		base = replace[filepath.Join(src, "benchmark.go")]
+		// The probe's hooks follow b.StopTimer(): the spin goes
+		// before them.
+		anchor = "\tb.benchFunc(b)\n\tb.StopTimer()\n\tif mbenchProbe != nil {\n"
+		padCode = "\tb.benchFunc(b)\n\tb.StopTimer()\n\tmbenchEvalPad(b)\n\tif mbenchProbe != nil {\n"
+	}
+	orig, err := os.ReadFile(base)
 	if err != nil {
 		log.Fatal(err)
 	}
 	if strings.Count(string(orig), anchor) != 1 {
-		log.Fatalf("%s/benchmark.go: runN does not end its timed part as expected; update the anchor for this Go version", src)
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		log.Fatal(err)
+		log.Fatalf("%s: runN does not end its timed part as expected; update the anchor for this Go version", base)
 	}
 	patched := filepath.Join(*out, "benchmark.go")
 	pad := filepath.Join(*out, "mbench_eval_pad.go")
 	must(os.WriteFile(patched, []byte(strings.Replace(string(orig), anchor, padCode, 1)), 0o644))
 	must(os.WriteFile(pad, []byte(fmt.Sprintf(padFile, *fraction)), 0o644))
-	overlay := map[string]map[string]string{"Replace": {
-		filepath.Join(src, "benchmark.go"):       patched,
-		filepath.Join(src, "mbench_eval_pad.go"): pad,
-	}}
+	replace[filepath.Join(src, "benchmark.go")] = patched
+	replace[filepath.Join(src, "mbench_eval_pad.go")] = pad
+	overlay := map[string]map[string]string{"Replace": replace}
 	data, _ := json.MarshalIndent(overlay, "", "\t")
 	must(os.WriteFile(filepath.Join(*out, "overlay.json"), data, 0o644))
 	fmt.Println(filepath.Join(*out, "overlay.json"))

@@ -116,7 +116,7 @@ func readBenchstat(path string) ([]row, error) {
 
 type cell struct {
 	cases, slower, faster, same, inconclusive, withCI, covered int
-	times                                                      []float64
+	times, widths                                              []float64
 }
 
 func median(x []float64) float64 {
@@ -186,6 +186,7 @@ func main() {
 				c.inconclusive++
 			}
 			if r.hasCI {
+				c.widths = append(c.widths, (r.hi-r.lo)/2)
 				c.withCI++
 				if r.lo <= truth && truth <= r.hi {
 					c.covered++
@@ -194,8 +195,8 @@ func main() {
 		}
 	}
 	sort.Strings(keys)
-	fmt.Println("| module | load | change | method | cases | slower | faster | no change | inconclusive | flagged per 23 | CI covers truth | median wall s | × go test |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| module | load | change | method | cases | slower | faster | no change | inconclusive | flagged per 23 | CI covers truth | median ± width | median wall s | × go test |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, k := range keys {
 		c := cells[k]
 		p := strings.Split(k, "/")
@@ -217,8 +218,12 @@ func main() {
 		if g := cells[strings.Join([]string{p[0], p[1], p[2], "gotest"}, "/")]; g != nil && median(g.times) > 0 {
 			rel = fmt.Sprintf("%.2f", median(c.times)/median(g.times))
 		}
-		fmt.Printf("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %.0f | %s |\n",
+		width := "–"
+		if len(c.widths) > 0 {
+			width = fmt.Sprintf("±%.1f%%", 100*median(c.widths))
+		}
+		fmt.Printf("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %.0f | %s |\n",
 			p[0], p[1], p[2], p[3], c.cases, pct(c.slower), pct(c.faster), pct(c.same), pct(c.inconclusive),
-			flagged, cover, median(c.times), rel)
+			flagged, cover, width, median(c.times), rel)
 	}
 }
