@@ -227,8 +227,9 @@ type Result struct {
 	// versions of an interleaved session (see Interleaved), whose rows
 	// compare the processes of each round.
 	Paired bool
-	// Interleaved is set for the versions of an interleaved session.
-	Interleaved bool
+	// Interleaved is set for the versions of an interleaved session;
+	// Turns too when its rounds took turns (SettingPairing).
+	Interleaved, Turns bool
 }
 
 // Regressions returns the rows whose verdict is Worse.
@@ -332,7 +333,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	paired := Paired(old, new)
 	rounds := Interleaved(old, new)
 	turns := rounds && old.Settings[SettingPairing] == PairingTurns
-	res.Paired, res.Interleaved = paired || rounds, rounds
+	res.Paired, res.Interleaved, res.Turns = paired || rounds, rounds, turns
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -376,7 +377,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		res.Geomean.New = math.Exp(logSum[1] / n)
 		res.Geomean.Ratio = res.Geomean.New / res.Geomean.Old
 	}
-	if w := shiftWarning(res); w != "" && !paired {
+	if w := shiftWarning(res); w != "" && !res.Paired {
 		res.Warnings = append(res.Warnings, w)
 	}
 	var single []string
@@ -501,10 +502,10 @@ const (
 // differ by 5.6% in geometric mean, every benchmark by 2-10%
 // (docs/eval/run.md). The data cannot tell such a shift from a change that
 // slows everything, so this only warns; verdicts stand. The two halves of a
-// duet ran at the same time, so a shift of the machine hits both and
-// cancels in the paired ratios: Compare does not ask for this warning then,
-// and a duet that moves every benchmark has found a change that affects
-// everything.
+// duet ran at the same time, and those of an interleaved session in the
+// same round, so a shift of the machine hits both and cancels in the paired
+// ratios: Compare does not ask for this warning then, and a session that
+// moves every benchmark has found a change that affects everything.
 func shiftWarning(res *Result) string {
 	up, down, n := 0, 0, 0
 	for _, row := range res.Rows {

@@ -54,6 +54,10 @@ func (r *Result) betterWord() string {
 }
 
 func (r *Result) header() string {
+	if r.Turns {
+		return fmt.Sprintf("%s (%s): %s vs %s interleaved, per round a process of each taking turns iteration by iteration; geometric mean over rounds of the median ratio of paired iterations, %s%% CI of new/old over rounds; %s",
+			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
+	}
 	if r.Interleaved {
 		return fmt.Sprintf("%s (%s): %s vs %s interleaved, one process of each per round; geometric mean of the rounds' ratios, %s%% CI of new/old over rounds; %s",
 			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
