@@ -74,8 +74,10 @@ type Config struct {
 	ShardBasis string
 	// shardLog, if not nil, gets the shard's plan instead of Log.
 	shardLog io.Writer
-	// warnings are problems found before the session, for its Warnings.
+	// warnings are problems found before the session, for its Warnings;
+	// noise is what mbench doctor -noise saw of the machine, for Note.
 	warnings []string
+	noise    string
 }
 
 // DefaultConfig holds the defaults of `mbench ab`, chosen by measurement
@@ -925,7 +927,11 @@ func (s *Session) Note() string {
 	if s.cfg.Pairing == PairingTurns {
 		how = fmt.Sprintf("per round a process of each version at once, taking turns for %d iterations after %d warm-up; a round's ratio is the median of its paired iterations'", s.cfg.Iterations, s.cfg.Warmup)
 	}
-	return fmt.Sprintf("interleaved: %d rounds in %v (%s); %s; intervals at %s%% per look, %s%% over the %d looks %v; figures at the GOMAXPROCS in each name",
+	note := fmt.Sprintf("interleaved: %d rounds in %v (%s); %s; intervals at %s%% per look, %s%% over the %d looks %v; figures at the GOMAXPROCS in each name",
 		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(), how,
 		compare.Percent(1-s.Sequence.LookAlpha()), compare.Percent(1-s.Sequence.Alpha), len(s.Sequence.Looks), s.Sequence.Looks)
+	if s.cfg.noise != "" {
+		note += "\nmachine " + s.cfg.noise
+	}
+	return note
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mbench/mbench/internal/gitrev"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/store"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Options say what an interleaved session compares: two versions, as git
@@ -43,6 +45,12 @@ type Options struct {
 	Resume string
 	// Platform describes the machine; nil means run.Detect's.
 	Platform *run.Platform
+	// NoiseDir, if not "", is where mbench doctor -noise keeps this
+	// machine's noise (run.SaveNoise): the session records it with its
+	// platform and, with FromNoise, takes its iterations per round from
+	// it (NoisePairs).
+	NoiseDir  string
+	FromNoise bool
 	// Head receives the description of the machine (run.Platform's
 	// Header) once the versions are built, before the session starts; nil
 	// discards it. Log receives the build's progress and the line that
@@ -94,11 +102,25 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 		p := run.Detect(ctx, opts.Dir)
 		platform = &p
 	}
+	c := o.Config
+	if o.NoiseDir != "" && platform.Noise == nil {
+		n, err := run.LoadNoise(o.NoiseDir)
+		if err != nil {
+			c.warnings = append(c.warnings, fmt.Sprintf("the machine's noise is not recorded: %v", err))
+		}
+		platform.Noise = n
+	}
+	if n := platform.Noise; n != nil {
+		c.noise = fmt.Sprintf("%s (measured %v before)", n.Summary(), time.Since(n.Start).Round(time.Minute))
+		if o.FromNoise && c.Pairing == PairingTurns {
+			c.Iterations = NoisePairs(n)
+			c.noise += fmt.Sprintf("; %d measured iterations per round for it", c.Iterations)
+		}
+	}
 	patterns := o.Packages
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	c := o.Config
 	version := func(rev, bin string, probe bool) (*Version, error) {
 		if bin != "" {
 			return Prebuilt(bin)
@@ -161,7 +183,35 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 		Platform: platform.Bench(c.Instance), Start: time.Now(),
 		Settings: map[string]string{"ab-old-commit": old.Commit, "ab-new-commit": new.Commit},
 	}
+	maps.Copy(meta.Settings, platform.NoiseSettings(meta.Start))
 	return Interleaved(ctx, c, db, meta)
+}
+
+// NoisePairs returns the measured iterations per round in turns for a
+// machine with noise n: the fewest, from 6 to 16 and even, for which the
+// median of a round's paired ratios is disturbed with a probability of at
+// most 5%. A pair is taken as disturbed when either of its two turns
+// meets a slow phase, which happens with probability about 2s for the
+// largest fraction s of slow time on any CPU (doctor -noise), and the
+// median is disturbed when half the pairs or more are. A quiet machine
+// gets 6; one whose CPUs are slow 15% of the time gets 16.
+func NoisePairs(n *run.Noise) int {
+	s := 0.0
+	for _, c := range n.CPUs {
+		s = max(s, c.SlowFraction)
+	}
+	p := min(2*s, 1)
+	for m := 6; m < 16; m += 2 {
+		if binomialTail(m, m/2, p) <= 0.05 {
+			return m
+		}
+	}
+	return 16
+}
+
+// binomialTail returns P(X ≥ k) for X ~ Binomial(n, p).
+func binomialTail(n, k int, p float64) float64 {
+	return 1 - distuv.Binomial{N: float64(n), P: p}.CDF(float64(k-1))
 }
 
 // Parallel returns the configuration of the parallel mode (`mbench ab

@@ -95,6 +95,7 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 		}
 		defer stop()
 		o.Dir, o.Packages, o.Platform, o.Head, o.Log = wd, args, &platform, r.head(e), prefixWriter{e.stderr}
+		o.NoiseDir, o.FromNoise = noiseDir(r.db), !isSet(fs, "mi")
 		sess, runErr := ab.RunInterleaved(ctx, o, db)
 		if sess == nil {
 			return runErr
@@ -138,4 +139,11 @@ func (r *report) end(ctx context.Context, runErr error, kept string, results ...
 		return regressionErrorOf(results...)
 	}
 	return nil
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -75,8 +75,8 @@ func TestAB(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &results); err != nil {
 		t.Fatalf("JSON report: %v\n%s", err, out)
 	}
-	if len(results) != 3 || results[0].Metric != "sec/op" || len(results[0].Rows) != 1 || results[0].Rows[0].Method != "rounds" {
-		t.Errorf("report: %+v, want sec/op, B/op and allocs/op with one interleaved row", results)
+	if len(results) != 3 || results[0].Metric != "sec/op" || len(results[0].Rows) != 1 || results[0].Rows[0].Method != "turns" {
+		t.Errorf("report: %+v, want sec/op, B/op and allocs/op with one row in turns", results)
 	}
 	if !strings.Contains(errOut, "session ") {
 		t.Errorf("stderr does not name the session:\n%s", errOut)
