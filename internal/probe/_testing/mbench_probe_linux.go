@@ -64,7 +64,8 @@ import (
 // other runs while the first sleeps. Which side goes first alternates
 // with seq (turn0 first at odd seq, turn1 at even), so neither version
 // always runs first. The waiting side restarts its timer when its turn
-// comes. Both processes keep their warm state between turns, and
+// comes, on the CPU the other side's run ended on (mbenchMoveTo). Both
+// processes keep their warm state between turns, and
 // adjacent turns see the same phase of the machine: this is how mbench ab
 // pairs the versions iteration by iteration at the benchmark's own
 // GOMAXPROCS, where a duet pins each side to its own CPU.
@@ -124,6 +125,7 @@ type mbenchFrame struct {
 	stopped  bool
 	peerDone bool
 	peerFail string
+	peerCPU  int // the CPU the peer's run ended on (Turns), -1 if unknown
 	seq      int
 	ready    []byte // " procs N name\n": the barrier line after "R seq"
 	entered  time.Time
@@ -295,9 +297,13 @@ func (p *mbenchProbeState) barrier(b *B, f *mbenchFrame) {
 		p.mismatch(line)
 	}
 	if p.turn >= 0 && (f.seq+p.turn)%2 == 0 {
-		// The other side's turn first: sleep until its run is over.
+		// The other side's turn first: sleep until its run is over,
+		// then move to the CPU it ran on.
 		for !p.poll(f) {
 			p.waitReadable()
+		}
+		if f.peerCPU >= 0 {
+			mbenchMoveTo(f.peerCPU)
 		}
 	}
 	if p.turn >= 0 {
@@ -331,6 +337,10 @@ func (p *mbenchProbeState) stopped(b *B) {
 	f.stopped = true
 	p.out = append(p.out[:0], 'D', ' ')
 	p.out = strconv.AppendInt(p.out, int64(f.seq), 10)
+	if p.turn >= 0 && f.cpuIDEnd >= 0 {
+		p.out = append(p.out, ' ')
+		p.out = strconv.AppendInt(p.out, int64(f.cpuIDEnd), 10)
+	}
 	p.out = append(p.out, '\n')
 	p.send(p.out)
 }
@@ -546,6 +556,33 @@ func (b *B) mbenchFill(ops int, done func() bool) (chunks, total int, slow bool)
 	return chunks, total, false
 }
 
+// mbenchMoveTo moves the calling thread to cpu and lets it run anywhere
+// it could before: the thread's affinity is set to cpu alone, which
+// migrates it there at once, then restored, which does not move it
+// again. The second side of a pair in turns so starts on the CPU the
+// first side's run ended on, where the kernel would wake it on an idle
+// CPU, the other one: a pair then sees the same CPU, and on a machine
+// whose CPUs have slow phases of their own (a shared VM) their ratio
+// cancels what the CPU does. A benchmark's other threads are not
+// touched, and neither is the process's affinity.
+func mbenchMoveTo(cpu int) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var old, one [16]uint64 // 1024 CPUs
+	if cpu >= len(one)*64 {
+		return
+	}
+	n, _, errno := syscall.RawSyscall(syscall.SYS_SCHED_GETAFFINITY, 0, unsafe.Sizeof(old), uintptr(unsafe.Pointer(&old[0])))
+	if errno != 0 || old[cpu/64]&(1<<(cpu%64)) == 0 {
+		return
+	}
+	one[cpu/64] = 1 << (cpu % 64)
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, n, uintptr(unsafe.Pointer(&one[0]))); errno != 0 {
+		return
+	}
+	syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, n, uintptr(unsafe.Pointer(&old[0])))
+}
+
 // mbenchCPUID returns the CPU the calling thread runs on, or -1 when the
 // kernel does not say.
 func mbenchCPUID() int {
@@ -583,6 +620,7 @@ func (p *mbenchProbeState) poll(f *mbenchFrame) bool {
 	if f.peerDone {
 		return true
 	}
+	f.peerCPU = -1
 	line, ok := p.tryLine()
 	if !ok {
 		return false
@@ -601,6 +639,11 @@ func (p *mbenchProbeState) poll(f *mbenchFrame) bool {
 	}
 	if line[0] == 'F' {
 		f.peerFail = string(rest[i:])
+	} else if i < len(rest) {
+		// "D seq cpu" from a side in turns.
+		if cpu, err := strconv.Atoi(string(rest[i+1:])); err == nil {
+			f.peerCPU = cpu
+		}
 	}
 	f.peerDone = true
 	return true
