@@ -29,6 +29,13 @@
 //
 //	go run ./ab/trace record -old OLD.test -new NEW.test -bench REGEXP [-rounds 20] [-iter 20ms] [-iters 8] [-warmup 2] -o TRACE.jsonl
 //	go run ./ab/trace analyze TRACE.jsonl...
+//	mbench export -format json SESSION | go run ./ab/trace rounds >ROUNDS.jsonl
+//
+// Rounds turns a stored interleaved session into one line per benchmark
+// and round: the measured sec/op of each version's iterations, in order
+// ({"name":..., "old":[...], "new":[...]}), the form of the recorded
+// rounds ab's simulation of the sequential decision draws from
+// (ab/testdata/rounds).
 //
 // The binaries must carry mbench's probe (eval/ab/pad -probe, or
 // run.BuildProbed); REGEXP must select one benchmark.
@@ -40,6 +47,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"math/rand/v2"
@@ -85,6 +93,8 @@ func main() {
 		for _, f := range os.Args[2:] {
 			analyze(f)
 		}
+	case "rounds":
+		rounds(os.Stdin, os.Stdout)
 	default:
 		log.Fatalf("unknown command %q: want record or analyze", os.Args[1])
 	}
@@ -319,6 +329,76 @@ func analyze(path string) {
 			share(diff, pairs), medPct(diffAbs), medPct(sameAbs), share(migrated, measured), median(lag1), median(first))
 	}
 	fmt.Println()
+}
+
+// rounds writes the rounds of the session read from r (mbench export
+// -format json) to w.
+func rounds(r io.Reader, w io.Writer) {
+	type measurement struct {
+		Type     string            `json:"type"`
+		Name     string            `json:"name"`
+		Procs    int               `json:"procs"`
+		Version  string            `json:"version"`
+		Suite    int               `json:"suite"`
+		Iter     int               `json:"iter"`
+		Phase    string            `json:"phase"`
+		Settings map[string]string `json:"settings"`
+		Values   []struct {
+			Value float64 `json:"value"`
+			Unit  string  `json:"unit"`
+		} `json:"values"`
+	}
+	type key struct {
+		name  string
+		round int
+	}
+	var oldV string
+	byKey := map[key]*[2][]float64{}
+	var order []key
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var m measurement
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			log.Fatal(err)
+		}
+		if m.Type == "run" {
+			oldV = m.Settings["ab-old"]
+			continue
+		}
+		if m.Type != "measurement" || m.Phase != "measure" {
+			continue
+		}
+		k := key{fmt.Sprintf("%s-%d", m.Name, m.Procs), m.Suite}
+		if byKey[k] == nil {
+			byKey[k] = new([2][]float64)
+			order = append(order, k)
+		}
+		side := 1
+		if m.Version == oldV {
+			side = 0
+		}
+		for _, v := range m.Values {
+			if v.Unit == "sec/op" {
+				byKey[k][side] = append(byKey[k][side], v.Value)
+			}
+		}
+	}
+	if oldV == "" {
+		log.Fatal("not an interleaved session of mbench ab")
+	}
+	enc := json.NewEncoder(w)
+	for _, k := range order {
+		v := byKey[k]
+		if len(v[0]) == 0 || len(v[1]) == 0 {
+			continue
+		}
+		enc.Encode(struct {
+			Name string    `json:"name"`
+			Old  []float64 `json:"old"`
+			New  []float64 `json:"new"`
+		}{k.name, v[0], v[1]})
+	}
 }
 
 func measuredOf(rs []record) []record {
