@@ -217,7 +217,7 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 				return false, fmt.Errorf("%s: no %s in the result", res.Target.Key, opts.Metric)
 			}
 			if phase == bench.Warmup {
-				if !ctrl.Warmup(v) {
+				if !ctrl.Warmup(v, stop.Unmeasured) {
 					phase = bench.Measure
 				}
 				return true, nil

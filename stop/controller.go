@@ -3,6 +3,9 @@ package stop
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mbench/mbench/stats"
@@ -25,7 +28,7 @@ const (
 //	for ctl.NeedFork() {              // line 3, with line 10's break
 //	    ctl.StartFork()
 //	    for ctl.WantWarmup() {        // lines 5–7
-//	        ctl.Warmup(iterate())
+//	        ctl.Warmup(iterate())     // the metric's value and the per-op figures
 //	    }
 //	    for ctl.Measure(iterate()) {} // lines 8–9
 //	    ctl.EndFork()                 // line 10's checkpoint
@@ -42,16 +45,22 @@ const (
 // also at wi_max (so a fork whose last allowed iteration is stable is
 // reported as stable). It ends warm-up when the criterion finds the window
 // stable or when the window shows no trend (see the package comment's
-// "Warm-up"); a dynamic criterion alone would hold a noisy but flat series
-// in warm-up until wi_max. The fork checkpoint runs after each fork from
-// f_min on, also at f_max. Calling a method out of this order is a bug in the caller
-// and panics. A Controller is not safe for concurrent use.
+// "Warm-up"), and the per-op figures are steady (DefaultSteady, followed
+// by a SteadyState across the benchmark's forks); a dynamic criterion alone
+// would hold a noisy but flat series in warm-up until wi_max, and neither
+// it nor the trend sees B/op fall from megabytes to nothing between the
+// first two iterations. Static runs wi_max whatever the figures. The fork
+// checkpoint runs after each fork from f_min on, also at f_max. Calling a
+// method out of this order is a bug in the caller and panics. A Controller
+// is not safe for concurrent use.
 type Controller struct {
 	cfg      Config
 	crit     Criterion
 	static   bool
 	trendWin int  // values the trend check looks at: the criterion's warm-up window
 	trending bool // the current fork's latest warm-up checkpoint found a trend
+	steady   *SteadyState
+	held     string // what held the current fork's latest warm-up checkpoint (see warmupWhy)
 
 	phase phase
 	warm  []float64   // warm-up values of the current fork
@@ -81,7 +90,8 @@ func NewController(cfg Config, c Criterion) *Controller {
 	if m, ok := c.(memoizer); ok {
 		c = m.memoized()
 	}
-	return &Controller{cfg: cfg, crit: c, static: static, trendWin: win, rep: Report{Criterion: c.Name()}}
+	return &Controller{cfg: cfg, crit: c, static: static, trendWin: win, steady: NewSteadyState(DefaultSteady),
+		rep: Report{Criterion: c.Name()}}
 }
 
 // NeedFork reports whether another fork is wanted: fewer than f_min have
@@ -101,11 +111,16 @@ func (c *Controller) StartFork() {
 	c.rep.Warmup = append(c.rep.Warmup, 0)
 	c.rep.WarmupStable = append(c.rep.WarmupStable, false)
 	c.rep.WarmupTrend = append(c.rep.WarmupTrend, false)
+	c.rep.WarmupUnsteady = append(c.rep.WarmupUnsteady, "")
+	c.rep.WarmupWhy = append(c.rep.WarmupWhy, "")
 	c.warm, c.cur = c.warm[:0], nil
 	c.trending = false
+	c.held = ""
+	c.steady.StartFork()
 	c.phase = warming
 	if c.cfg.WarmupMax == 0 {
 		c.phase = measuring
+		c.rep.WarmupWhy[len(c.rep.WarmupWhy)-1] = WhyNone
 	}
 }
 
@@ -113,11 +128,13 @@ func (c *Controller) StartFork() {
 // iteration. It is false from the start with WarmupMax 0.
 func (c *Controller) WantWarmup() bool { return c.phase == warming }
 
-// Warmup records the value of a warm-up iteration of the current fork and
-// reports whether more warm-up is wanted: false once the warm-up checkpoint
-// (at wi_min or later) finds the fork stable or its window without a trend,
-// or wi_max values are in. It panics unless WantWarmup is true.
-func (c *Controller) Warmup(v float64) (more bool) {
+// Warmup records a warm-up iteration of the current fork, the value v of
+// the criterion's metric and the per-op figures op (Unmeasured if the
+// runner has none), and reports whether more warm-up is wanted: false once
+// the warm-up checkpoint (at wi_min or later) finds the fork stable or its
+// window without a trend, and op steady, or wi_max values are in. It
+// panics unless WantWarmup is true.
+func (c *Controller) Warmup(v float64, op PerOp) (more bool) {
 	if c.phase != warming {
 		panic("stop: Warmup outside a fork's warm-up")
 	}
@@ -125,6 +142,8 @@ func (c *Controller) Warmup(v float64) (more bool) {
 	n := len(c.warm)
 	f := c.rep.Forks - 1
 	c.rep.Warmup[f] = n
+	steady, moved := c.steady.Add(op)
+	held := ""
 	if n >= c.cfg.WarmupMin {
 		t := time.Now()
 		d := c.crit.Warmup(c.warm)
@@ -132,22 +151,86 @@ func (c *Controller) Warmup(v float64) (more bool) {
 			c.trending = trending(c.warm, c.trendWin)
 		}
 		c.rep.CheckTime += time.Since(t)
-		if d.Stable {
-			c.rep.WarmupStable[f] = true
+		switch {
+		case c.static:
+			held = heldStatic
+		case !d.Stable && c.trending:
+			held = heldTrend
+		case !steady:
+			held = moved
+			if held == "" {
+				held = heldFirst
+			}
+		}
+		if held == "" {
+			c.rep.WarmupStable[f] = d.Stable
+			c.rep.WarmupWhy[f] = c.warmupWhy(n, d.Stable)
 			c.phase = measuring
 			return false
 		}
-		if !c.static && !c.trending {
-			c.phase = measuring
-			return false
-		}
+		c.held = held
 	}
 	if n >= c.cfg.WarmupMax {
 		c.rep.WarmupTrend[f] = c.trending
+		if c.static {
+			c.rep.WarmupWhy[f] = WhyStatic
+		} else {
+			c.rep.WarmupWhy[f] = WhyMax + ", " + stillWhat(held)
+			if !steady {
+				// "" when nothing could be compared: no figure moved.
+				c.rep.WarmupUnsteady[f] = moved
+			}
+		}
 		c.phase = measuring
 		return false
 	}
 	return true
+}
+
+// Why a fork's warm-up ended (Report.WarmupWhy), where no figure is named.
+const (
+	WhyMin    = "wi-min"         // at the first checkpoint: nothing held it
+	WhyMax    = "wi-max"         // at the bound, followed by what still held it
+	WhyStatic = "static"         // never checked
+	WhyNone   = "none"           // wi_max 0: no warm-up
+	WhyStable = "stable"         // the criterion found the window stable after wi_min
+	WhyTrend  = "trend ended"    // the window's trend ended after wi_min
+	WhyAgreed = "steady reached" // a fork's first iteration had nothing to agree with; a later one agreed
+)
+
+// What held a warm-up checkpoint, besides a unit that moved.
+const (
+	heldStatic = "static"
+	heldTrend  = "trend"
+	heldFirst  = "first iteration"
+)
+
+// warmupWhy says why the current fork's warm-up ended at its nth
+// iteration, stable or not by the criterion: at the first checkpoint, or
+// by the end of what held the one before.
+func (c *Controller) warmupWhy(n int, stable bool) string {
+	switch {
+	case n <= max(c.cfg.WarmupMin, 1):
+		return WhyMin
+	case c.held == heldTrend && stable:
+		return WhyStable
+	case c.held == heldTrend:
+		return WhyTrend
+	case c.held == heldFirst:
+		return WhyAgreed
+	}
+	return c.held + " settled"
+}
+
+// stillWhat says what held a fork's warm-up at wi_max.
+func stillWhat(held string) string {
+	switch held {
+	case heldTrend:
+		return "still trending"
+	case heldFirst:
+		return "no two iterations agreed"
+	}
+	return held + " still changing"
 }
 
 // TrendLevel is the p-value of the warm-up window's slope (stats.Trend) at
@@ -219,6 +302,8 @@ func (c *Controller) Report() Report {
 	r.Warmup = append([]int(nil), r.Warmup...)
 	r.WarmupStable = append([]bool(nil), r.WarmupStable...)
 	r.WarmupTrend = append([]bool(nil), r.WarmupTrend...)
+	r.WarmupUnsteady = append([]string(nil), r.WarmupUnsteady...)
+	r.WarmupWhy = append([]string(nil), r.WarmupWhy...)
 	r.Stable = c.stable
 	cfg := c.cfg
 	r.Done = c.phase == idle && !c.NeedFork()
@@ -243,14 +328,23 @@ func (c *Controller) Report() Report {
 type Report struct {
 	Criterion    string
 	Forks        int
-	Warmup       []int         // warm-up iterations used per fork
-	WarmupStable []bool        // whether the criterion found each fork's warm-up stable
-	WarmupTrend  []bool        // whether each fork's warm-up reached wi_max still trending (see Warnings)
-	Measured     int           // measurement iterations in total
-	Done         bool          // no more forks are wanted; Stable and Reason are final
-	Stable       bool          // the fork checkpoint found stability; false for static and at f_max: the paper's warning
-	Reason       string        // why it stopped, e.g. "stable after 3 forks (cv change 0.40% <= 1.00%)"
-	CheckTime    time.Duration // time spent evaluating the criterion
+	Warmup       []int  // warm-up iterations used per fork
+	WarmupStable []bool // whether the criterion found each fork's warm-up stable
+	WarmupTrend  []bool // whether each fork's warm-up reached wi_max still trending (see Warnings)
+	// WarmupUnsteady names, per fork, the per-op figure still changing
+	// when warm-up reached wi_max ("B/op", "allocs/op", "sec/op"), "" for
+	// a fork that reached the steady state (see Steady and Warnings).
+	WarmupUnsteady []string
+	// WarmupWhy says why each fork's warm-up ended: WhyMin, WhyMax with
+	// what still held it, WhyStable, WhyTrend, WhyAgreed, "<unit>
+	// settled" when a per-op figure held it beyond wi_min, WhyStatic or
+	// WhyNone. WarmupSummary puts the forks in a line.
+	WarmupWhy []string
+	Measured  int           // measurement iterations in total
+	Done      bool          // no more forks are wanted; Stable and Reason are final
+	Stable    bool          // the fork checkpoint found stability; false for static and at f_max: the paper's warning
+	Reason    string        // why it stopped, e.g. "stable after 3 forks (cv change 0.40% <= 1.00%)"
+	CheckTime time.Duration // time spent evaluating the criterion
 }
 
 // A Note is a warning about one benchmark, worded the same for every
@@ -278,21 +372,82 @@ func (n Note) String() string {
 // stability. They tell the user which bound to raise. A warm-up that reached
 // wi_max without a trend in its window, only too noisy for the criterion,
 // gets none: more warm-up would not change it. Static, which never checks,
-// has none; neither has a run that is not Done.
+// has none of these. Whatever the criterion, a fork whose warm-up reached
+// wi_max while a per-op figure still changed (WarmupUnsteady) gets one too;
+// a Controller under Static never records that, but a runner of a fixed
+// configuration may. A run that is not Done has no warnings.
 func (r Report) Warnings() []Note {
-	if r.Criterion == (Static{}).Name() || !r.Done {
+	if !r.Done {
 		return nil
 	}
+	static := r.Criterion == (Static{}).Name()
 	var w []Note
-	for _, t := range r.WarmupTrend {
-		if t {
-			w = append(w, Note{Problem: "warm-up still trending at -wi-max", Advice: "raise -wi-max"})
-			break
-		}
+	if !static && slices.Contains(r.WarmupTrend, true) {
+		w = append(w, Note{Problem: "warm-up still trending at -wi-max", Advice: "raise -wi-max"})
 	}
-	if !r.Stable {
+	if i := slices.IndexFunc(r.WarmupUnsteady, func(u string) bool { return u != "" }); i >= 0 {
+		w = append(w, Note{Problem: "warm-up ended at -wi-max before the per-op figures were steady",
+			Advice: "raise -wi-max, or look for state the benchmark builds up op after op", Detail: r.WarmupUnsteady[i]})
+	}
+	if !static && !r.Stable {
 		w = append(w, Note{Problem: fmt.Sprintf("-f-max reached before %s found the forks stable", r.Criterion),
 			Advice: "raise -f-max or expect a less accurate result"})
 	}
 	return w
+}
+
+// WarmupSummary puts how many warm-up iterations each fork ran, and why
+// its warm-up ended (WarmupWhy), in a line: forks alike are named
+// together, in the order of the first of them, e.g. "fork 1: 3 (B/op
+// settled); forks 2-5: 1 (wi-min)". It is "" before the first fork.
+func (r Report) WarmupSummary() string {
+	type group struct {
+		n     int
+		why   string
+		forks []int
+	}
+	var groups []*group
+	for f, n := range r.Warmup {
+		why := ""
+		if f < len(r.WarmupWhy) {
+			why = r.WarmupWhy[f]
+		}
+		i := slices.IndexFunc(groups, func(g *group) bool { return g.n == n && g.why == why })
+		if i < 0 {
+			i = len(groups)
+			groups = append(groups, &group{n: n, why: why})
+		}
+		groups[i].forks = append(groups[i].forks, f+1)
+	}
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		s := "fork "
+		if len(g.forks) > 1 {
+			s = "forks "
+		}
+		s += spans(g.forks) + ": " + strconv.Itoa(g.n)
+		if g.why != "" {
+			s += " (" + g.why + ")"
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, "; ")
+}
+
+// spans writes increasing numbers as ranges: 1, 2, 3, 5 is "1-3, 5".
+func spans(xs []int) string {
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(xs[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }

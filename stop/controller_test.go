@@ -57,9 +57,12 @@ func TestStaticRunsMaximum(t *testing.T) {
 		Warmup:       []int{7, 7, 7, 7},
 		WarmupStable: []bool{false, false, false, false},
 		WarmupTrend:  []bool{false, false, false, false},
-		Measured:     12,
-		Done:         true,
-		Reason:       "static: f_max=4 forks, wi_max=7 warm-up and mi=3 measurement iterations each",
+		// Static ignores the per-op figures: nothing is unsteady.
+		WarmupUnsteady: []string{"", "", "", ""},
+		WarmupWhy:      []string{"static", "static", "static", "static"},
+		Measured:       12,
+		Done:           true,
+		Reason:         "static: f_max=4 forks, wi_max=7 warm-up and mi=3 measurement iterations each",
 	}
 	r.CheckTime = 0
 	if !reflect.DeepEqual(r, want) {
@@ -85,7 +88,7 @@ func TestWarmupMin(t *testing.T) {
 		ctl.StartFork()
 		n := 0
 		for more := true; more; n++ {
-			more = ctl.Warmup(42)
+			more = ctl.Warmup(42, Unmeasured)
 		}
 		r := ctl.Report()
 		if n != tt.want || r.WarmupStable[0] != tt.stable || r.WarmupTrend[0] {
@@ -182,7 +185,7 @@ func TestDeadForks(t *testing.T) {
 			t.Fatal("NeedFork false before f_max with no measurement at all")
 		}
 		ctl.StartFork()
-		ctl.Warmup(1)
+		ctl.Warmup(1, Unmeasured)
 		ctl.EndFork() // died in warm-up
 	}
 	r := ctl.Report()
@@ -207,7 +210,7 @@ func TestDeadForks(t *testing.T) {
 	ctl = NewController(cfg, mustNew("cv", DefaultOptions))
 	ctl.StartFork()
 	for ctl.WantWarmup() {
-		ctl.Warmup(1)
+		ctl.Warmup(1, Unmeasured)
 	}
 	for i := range 4 {
 		ctl.Measure(agreeing(0)[i])
@@ -248,13 +251,24 @@ func TestControllerMisuse(t *testing.T) {
 		}()
 		f(ctl)
 	}
-	mustPanic("Warmup before StartFork", func(c *Controller) { c.Warmup(1) })
+	mustPanic("Warmup before StartFork", func(c *Controller) { c.Warmup(1, Unmeasured) })
 	mustPanic("Measure before StartFork", func(c *Controller) { c.Measure(1) })
 	mustPanic("EndFork before StartFork", func(c *Controller) { c.EndFork() })
 	mustPanic("Measure in warm-up", func(c *Controller) { c.StartFork(); c.Measure(1) })
 	mustPanic("StartFork twice", func(c *Controller) { c.StartFork(); c.StartFork() })
-	mustPanic("Warmup after warm-up", func(c *Controller) { c.StartFork(); c.Warmup(1); c.Warmup(1); c.Warmup(1) })
-	mustPanic("Measure beyond mi", func(c *Controller) { c.StartFork(); c.Warmup(1); c.Warmup(1); c.Measure(1); c.Measure(1) })
+	mustPanic("Warmup after warm-up", func(c *Controller) {
+		c.StartFork()
+		c.Warmup(1, Unmeasured)
+		c.Warmup(1, Unmeasured)
+		c.Warmup(1, Unmeasured)
+	})
+	mustPanic("Measure beyond mi", func(c *Controller) {
+		c.StartFork()
+		c.Warmup(1, Unmeasured)
+		c.Warmup(1, Unmeasured)
+		c.Measure(1)
+		c.Measure(1)
+	})
 	mustPanic("StartFork beyond f_max", func(c *Controller) {
 		c.StartFork()
 		c.EndFork()

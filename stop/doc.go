@@ -68,6 +68,26 @@
 // still decays is kept (TestDecayingWarmupWarns); raise -wi-min to 5 or so
 // to let the slope extend warm-up where a benchmark needs it.
 //
+// # Warm-up: steady per-op figures
+//
+// The criteria and the trend watch one metric; neither sees a fork whose
+// first iteration allocates 73 MB per op and its second nothing, and with
+// wi_min 1 the second iteration is already measured. So the warm-up
+// checkpoint also asks the per-op figures (PerOp: sec/op, B/op,
+// allocs/op) to be steady under Steady, DefaultSteady's tolerances:
+//
+//	B/op, allocs/op  within max(16 B or 1 alloc, 10% of the larger) of the iteration before
+//	sec/op           not below the iteration before by more than a factor 1.25
+//
+// or, in a fork after the first to find it, within those of the steady
+// state an earlier fork found (SteadyState): steady state belongs to the
+// benchmark, so a later fork whose first iteration is warm stops at wi_min
+// as before, and only the first fork of a benchmark pays one more
+// iteration. Report.WarmupWhy says per fork what ended warm-up, and
+// Report.WarmupUnsteady which figure still changed at wi_max (a warning).
+// Settled is the same rule on a whole fork, for runners that decide after
+// it.
+//
 // # Choices where the paper, its authors' code and Go differ
 //
 //   - Eq. (1)'s window also lists x = i', a single value; no CV or bootstrap

@@ -83,7 +83,7 @@ func simulate(ctl *Controller, warm, meas func(fork, i int) float64) Report {
 	for f := 0; ctl.NeedFork(); f++ {
 		ctl.StartFork()
 		for i := 0; ctl.WantWarmup(); i++ {
-			ctl.Warmup(warm(f, i))
+			ctl.Warmup(warm(f, i), Unmeasured)
 		}
 		for i := 0; ctl.Measure(meas(f, i)); i++ {
 		}

@@ -26,7 +26,7 @@ func TestStationaryWarmup(t *testing.T) {
 			for range 50 {
 				ctl := NewController(cfg, mustNew(name, DefaultOptions))
 				ctl.StartFork()
-				for ctl.Warmup(1 + noise*r.NormFloat64()) {
+				for ctl.Warmup(1+noise*r.NormFloat64(), Unmeasured) {
 				}
 				rep := ctl.Report()
 				if rep.WarmupTrend[0] {
