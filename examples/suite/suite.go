@@ -19,9 +19,15 @@ func ConcatPlus(n int) string {
 	return s
 }
 
-// ConcatBuilder joins n numbers with a strings.Builder.
+// ConcatBuilder joins n numbers with a strings.Builder, grown once to
+// the length of the result.
 func ConcatBuilder(n int) string {
 	var b strings.Builder
+	size := 0
+	for i := range n {
+		size += len(strconv.Itoa(i)) + 1
+	}
+	b.Grow(size)
 	for i := range n {
 		b.WriteString(strconv.Itoa(i))
 		b.WriteByte(',')
