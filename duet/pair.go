@@ -136,6 +136,9 @@ type Iteration struct {
 	// when the timer started and stopped; -1 when unknown or without
 	// the probe.
 	StartCPU, EndCPU int
+	// GCs is the number of garbage collection cycles that completed
+	// during the timed run (0 without the probe).
+	GCs int
 	// Fill is what this side did after its timed run until the other's
 	// ended.
 	Fill FillStats

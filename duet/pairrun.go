@@ -282,7 +282,7 @@ func (d *duetRun) result(side int, res *probe.Result) {
 	it := &Iteration{
 		Key: bench.Key{Package: d.sideSpec(side).Binary.Package, Name: strings.TrimPrefix(res.Name, "Benchmark"), Procs: procs},
 		N:   res.N, Duration: res.T, MemAllocs: res.MemAllocs, MemBytes: res.MemBytes, Bytes: res.Bytes, Extra: res.Extra,
-		Start: r.Start, End: r.End, Wait: r.Wait, CPU: r.CPU, StartCPU: r.StartCPU, EndCPU: r.EndCPU,
+		Start: r.Start, End: r.End, Wait: r.Wait, CPU: r.CPU, StartCPU: r.StartCPU, EndCPU: r.EndCPU, GCs: r.GCs,
 		Fill: FillStats{Kind: r.FillKind, Chunks: r.FillChunks, Ops: r.FillOps, Time: r.FillTime},
 	}
 	p := d.pending[res.Seq]

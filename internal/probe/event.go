@@ -102,6 +102,9 @@ type Run struct {
 	// StartCPU and EndCPU are the CPUs the benchmark's goroutine ran on
 	// when the timer started and when it stopped, -1 when unknown.
 	StartCPU, EndCPU int
+	// GCs is the number of garbage collection cycles that completed
+	// during the timed run.
+	GCs int
 }
 
 // Result is a result line printed: the benchmark's BenchmarkResult. Seq is
@@ -181,14 +184,14 @@ func Parse(line string) (Event, error) {
 		}
 		return p.done(&Turn{Seq: p.int(0)})
 	case "iter":
-		if len(f) != 18 {
+		if len(f) != 19 {
 			break
 		}
 		e := &Run{Seq: p.int(0), Procs: p.int(1), BenchN: p.int(2), Name: f[3], N: p.int(4),
 			Start: time.Unix(0, p.int64(5)), End: time.Unix(0, p.int64(6)), Duration: time.Duration(p.int64(7)),
 			MemAllocs: p.uint(8), MemBytes: p.uint(9), Wait: time.Duration(p.int64(10)),
 			FillKind: f[11], FillChunks: p.int(12), FillOps: p.int(13), FillTime: time.Duration(p.int64(14)),
-			CPU: time.Duration(p.int64(15)), StartCPU: p.int(16), EndCPU: p.int(17)}
+			CPU: time.Duration(p.int64(15)), StartCPU: p.int(16), EndCPU: p.int(17), GCs: p.int(18)}
 		return p.done(e)
 	case "result":
 		if len(f) < 8 {

@@ -15,9 +15,9 @@ func TestParse(t *testing.T) {
 		{"hello 42 0,3 go1.26.8", &Hello{PID: 42, CPUs: []int{0, 3}, GoVersion: "go1.26.8"}},
 		{"hello 42 ? go1.26.8", &Hello{PID: 42, GoVersion: "go1.26.8"}},
 		{"turn 7", &Turn{Seq: 7}},
-		{"iter 3 1 100 BenchmarkX/a=b 100 1000 2000 900 5 320 12 body 4 80 1100 870 1 0",
+		{"iter 3 1 100 BenchmarkX/a=b 100 1000 2000 900 5 320 12 body 4 80 1100 870 1 0 2",
 			&Run{Seq: 3, Procs: 1, BenchN: 100, Name: "BenchmarkX/a=b", N: 100, Start: time.Unix(0, 1000), End: time.Unix(0, 2000),
-				Duration: 900, MemAllocs: 5, MemBytes: 320, Wait: 12, FillKind: "body", FillChunks: 4, FillOps: 80, FillTime: 1100, CPU: 870, StartCPU: 1, EndCPU: 0}},
+				Duration: 900, MemAllocs: 5, MemBytes: 320, Wait: 12, FillKind: "body", FillChunks: 4, FillOps: 80, FillTime: 1100, CPU: 870, StartCPU: 1, EndCPU: 0, GCs: 2}},
 		{"result 3 2 BenchmarkX 100 900 8 5 320 items/op=10 ns/op=1.5e+06",
 			&Result{Seq: 3, Procs: 2, Name: "BenchmarkX", N: 100, T: 900, Bytes: 8, MemAllocs: 5, MemBytes: 320,
 				Extra: map[string]float64{"items/op": 10, "ns/op": 1.5e6}}},
@@ -61,7 +61,7 @@ func TestEnv(t *testing.T) {
 // FuzzParse feeds arbitrary lines to the report parser: it must not panic,
 // and an event it returns must carry what the parent relies on.
 func FuzzParse(f *testing.F) {
-	f.Add("iter 3 1 100 BenchmarkX 100 1000 2000 900 5 320 12 body 4 80 1100 870 0 1")
+	f.Add("iter 3 1 100 BenchmarkX 100 1000 2000 900 5 320 12 body 4 80 1100 870 0 1 0")
 	f.Add("result 3 2 BenchmarkX 100 900 8 5 320 items/op=10")
 	f.Add("hello 1 0,1 go1.26")
 	f.Add("fail 1 1 1 X failed")

@@ -22,7 +22,7 @@
 // rounds' log-ratios by the mean and by the median of their iterations,
 // the spread of paired iterations, how often the two sides of a pair ran
 // on different CPUs and what that did to their ratio, migrations within
-// an iteration, the lag-1 autocorrelation of each side's iteration times,
+// an iteration, the iterations a garbage collection ran in, the lag-1 autocorrelation of each side's iteration times,
 // and the first iterations' cost against the later ones.
 //
 // usage:
@@ -78,6 +78,7 @@ type record struct {
 	StartCPU  int     `json:"start_cpu"`
 	EndCPU    int     `json:"end_cpu"`
 	BytesOp   float64 `json:"b_op"`
+	GCs       int     `json:"gcs"` // garbage collection cycles during the timed run (-1: unknown)
 	SinceProc float64 `json:"since_proc_s"` // from the process's start to this iteration's
 }
 
@@ -181,7 +182,7 @@ func record1(args []string) {
 						end := m.End
 						st := end.Add(-time.Duration(sec * float64(m.N) * 1e9))
 						emit(record{Mode: mode, Round: r, Side: names[i], Iter: k, Warmup: *warmup, Start: st.UnixNano(), End: end.UnixNano(),
-							SecPerOp: sec, CPUPerOp: math.NaN(), StartCPU: -1, EndCPU: -1, BytesOp: bop, SinceProc: st.Sub(start).Seconds()})
+							SecPerOp: sec, CPUPerOp: math.NaN(), StartCPU: -1, EndCPU: -1, BytesOp: bop, GCs: -1, SinceProc: st.Sub(start).Seconds()})
 						k++
 						return k < count
 					})
@@ -203,7 +204,7 @@ func record1(args []string) {
 					emit(record{Mode: mode, Round: r, Side: names[i], Iter: p.Index, Warmup: *warmup,
 						Start: it.Start.UnixNano(), End: it.End.UnixNano(),
 						SecPerOp: it.Duration.Seconds() / ops, CPUPerOp: it.CPU.Seconds() / ops,
-						StartCPU: it.StartCPU, EndCPU: it.EndCPU, BytesOp: float64(it.MemBytes) / ops,
+						StartCPU: it.StartCPU, EndCPU: it.EndCPU, BytesOp: float64(it.MemBytes) / ops, GCs: it.GCs,
 						SinceProc: it.Start.Sub(start).Seconds()})
 				}
 				return true
@@ -252,15 +253,15 @@ func analyze(path string) {
 		byMode[r.Mode][r.Round][r.Side] = append(byMode[r.Mode][r.Round][r.Side], r)
 	}
 	fmt.Printf("%s\n\n", path)
-	fmt.Println("| mode | rounds | sd of round log-ratio, means | by medians | by CPU time medians | sd of paired iterations | pairs on different CPUs | their median abs log-ratio | same CPU | migrated iterations | lag-1 autocorrelation | first measured / later |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| mode | rounds | sd of round log-ratio, means | by medians | by CPU time medians | sd of paired iterations | pairs on different CPUs | their median abs log-ratio | same CPU | migrated iterations | iterations with a GC | lag-1 autocorrelation | first measured / later |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, mode := range []string{"processes", "turns", "parallel"} {
 		rounds := byMode[mode]
 		if len(rounds) == 0 {
 			continue
 		}
 		var dMean, dMed, dCPU, pairLogs, diffAbs, sameAbs, lag1, first []float64
-		migrated, measured, diff, pairs := 0, 0, 0, 0
+		migrated, measured, diff, pairs, withGC := 0, 0, 0, 0, 0
 		for _, sides := range rounds {
 			o, n := measuredOf(sides["old"]), measuredOf(sides["new"])
 			if len(o) == 0 || len(n) == 0 {
@@ -297,6 +298,9 @@ func analyze(path string) {
 						if r.StartCPU != r.EndCPU {
 							migrated++
 						}
+						if r.GCs > 0 {
+							withGC++
+						}
 					}
 				}
 				if x := values(side, secOp); len(x) > 2 {
@@ -325,8 +329,8 @@ func analyze(path string) {
 			}
 			return fmt.Sprintf("%.1f%%", 100*median(x))
 		}
-		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %+.2f | %.2f |\n", mode, len(dMean), pct(dMean), pct(dMed), pct(dCPU), pct(pairLogs),
-			share(diff, pairs), medPct(diffAbs), medPct(sameAbs), share(migrated, measured), median(lag1), median(first))
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.2f | %.2f |\n", mode, len(dMean), pct(dMean), pct(dMed), pct(dCPU), pct(pairLogs),
+			share(diff, pairs), medPct(diffAbs), medPct(sameAbs), share(migrated, measured), share(withGC, measured), median(lag1), median(first))
 	}
 	fmt.Println()
 }
@@ -380,7 +384,9 @@ func rounds(r io.Reader, w io.Writer) {
 		}
 		for _, v := range m.Values {
 			if v.Unit == "sec/op" {
-				byKey[k][side] = append(byKey[k][side], v.Value)
+				// Five digits are more than the noise leaves.
+				x, _ := strconv.ParseFloat(strconv.FormatFloat(v.Value, 'g', 5, 64), 64)
+				byKey[k][side] = append(byKey[k][side], x)
 			}
 		}
 	}

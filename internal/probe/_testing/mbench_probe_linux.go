@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -112,8 +113,9 @@ type mbenchProbeState struct {
 	spinNames    map[string]bool // benchmarks whose body filler proved slow
 	in           []byte          // bytes from the peer; in[r:w] are unread
 	r, w         int
-	out          []byte // message to the peer, allocated ahead of timed code
-	rep          []byte // message to the parent
+	out          []byte           // message to the peer, allocated ahead of timed code
+	rep          []byte           // message to the parent
+	gc           []metrics.Sample // the collector's cycles, read without allocating
 }
 
 // mbenchFrame is one runN call in progress.
@@ -133,8 +135,10 @@ type mbenchFrame struct {
 	end      time.Time
 	wait     time.Duration
 	// cpuIDStart and cpuIDEnd are the CPUs the timing goroutine ran on
-	// when the timer started and stopped.
+	// when the timer started and stopped; gcStart and gcEnd the garbage
+	// collector's completed cycles then.
 	cpuIDStart, cpuIDEnd int
+	gcStart, gcEnd       uint64
 	// cpuStart and cpuEnd are the process's CPU time when the timer
 	// started and stopped.
 	cpuStart, cpuEnd time.Duration
@@ -175,7 +179,11 @@ func mbenchProbeInit() *mbenchProbeState {
 		spinNames: make(map[string]bool),
 		in:        make([]byte, 1<<16),
 		out:       make([]byte, 0, 4096),
+		gc:        []metrics.Sample{{Name: "/gc/cycles/total:gc-cycle"}},
 	}
+	// The first read sets up the runtime's table of metrics, which
+	// allocates: not in a timed run.
+	p.gcCycles()
 	if err := syscall.SetNonblock(p.peer, true); err != nil {
 		mbenchInitFail(v + ": " + err.Error())
 	}
@@ -275,6 +283,7 @@ func (p *mbenchProbeState) loopStarted(b *B) {
 		// Synchronised at runN (N is 1): the measured part begins now.
 		f.start = b.start.now
 		f.cpuIDStart = mbenchCPUID()
+		f.gcStart = p.gcCycles()
 		f.cpuStart = mbenchProcessCPU()
 	case b.benchTime.n > 0:
 		p.barrier(b, f)
@@ -316,6 +325,7 @@ func (p *mbenchProbeState) barrier(b *B, f *mbenchFrame) {
 	// The timer starts now: nothing of the probe's but the return
 	// is timed.
 	f.cpuIDStart = mbenchCPUID()
+	f.gcStart = p.gcCycles()
 	f.cpuStart = mbenchProcessCPU()
 	now := highPrecisionTimeNow()
 	f.start, f.wait = now.now, now.now.Sub(t0)
@@ -334,6 +344,7 @@ func (p *mbenchProbeState) stopped(b *B) {
 	f.end = time.Now()
 	f.cpuEnd = mbenchProcessCPU()
 	f.cpuIDEnd = mbenchCPUID()
+	f.gcEnd = p.gcCycles()
 	f.stopped = true
 	p.out = append(p.out[:0], 'D', ' ')
 	p.out = strconv.AppendInt(p.out, int64(f.seq), 10)
@@ -364,7 +375,7 @@ func (p *mbenchProbeState) leave(b *B) {
 		}
 		p.rep = append(p.rep, ' ')
 		p.rep = append(p.rep, kind...)
-		for _, x := range [...]int64{int64(chunks), int64(ops), int64(fillTime), int64(f.cpuEnd - f.cpuStart), int64(f.cpuIDStart), int64(f.cpuIDEnd)} {
+		for _, x := range [...]int64{int64(chunks), int64(ops), int64(fillTime), int64(f.cpuEnd - f.cpuStart), int64(f.cpuIDStart), int64(f.cpuIDEnd), int64(f.gcEnd - f.gcStart)} {
 			p.rep = append(p.rep, ' ')
 			p.rep = strconv.AppendInt(p.rep, x, 10)
 		}
@@ -581,6 +592,15 @@ func mbenchMoveTo(cpu int) {
 		return
 	}
 	syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, n, uintptr(unsafe.Pointer(&old[0])))
+}
+
+// gcCycles returns the garbage collection cycles completed so far.
+func (p *mbenchProbeState) gcCycles() uint64 {
+	metrics.Read(p.gc)
+	if p.gc[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return p.gc[0].Value.Uint64()
 }
 
 // mbenchCPUID returns the CPU the calling thread runs on, or -1 when the
