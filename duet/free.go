@@ -51,7 +51,7 @@ func RunFree(parent context.Context, spec PairSpec, onPair func(Pair) bool) (Pai
 			errs[s] = run.RunFork(ctx, spec.forkSpec(sides[s]), func(m *bench.Measurement) bool {
 				sec, _ := m.Get("sec/op")
 				d := time.Duration(sec * float64(m.N) * 1e9)
-				it := Iteration{Key: m.Key, N: m.N, Duration: d, End: m.End, Start: m.End.Add(-d), StartCPU: -1, EndCPU: -1}
+				it := Iteration{Key: m.Key, N: m.N, Duration: d, End: m.End, Start: m.End.Add(-d), StartCPU: -1, EndCPU: -1, GCs: -1}
 				if v, ok := m.Get("B/op"); ok {
 					it.MemBytes = uint64(v * float64(m.N))
 				}

@@ -137,7 +137,7 @@ type Iteration struct {
 	// the probe.
 	StartCPU, EndCPU int
 	// GCs is the number of garbage collection cycles that completed
-	// during the timed run (0 without the probe).
+	// during the timed run; -1 when unknown or without the probe.
 	GCs int
 	// Fill is what this side did after its timed run until the other's
 	// ended.

@@ -103,7 +103,7 @@ type Run struct {
 	// when the timer started and when it stopped, -1 when unknown.
 	StartCPU, EndCPU int
 	// GCs is the number of garbage collection cycles that completed
-	// during the timed run.
+	// during the timed run, -1 when unknown.
 	GCs int
 }
 
@@ -184,14 +184,22 @@ func Parse(line string) (Event, error) {
 		}
 		return p.done(&Turn{Seq: p.int(0)})
 	case "iter":
-		if len(f) != 19 {
+		// A binary built by an earlier mbench reports fewer fields:
+		// 16 before the CPUs, 18 before the collections.
+		if len(f) != 16 && len(f) != 18 && len(f) != 19 {
 			break
 		}
 		e := &Run{Seq: p.int(0), Procs: p.int(1), BenchN: p.int(2), Name: f[3], N: p.int(4),
 			Start: time.Unix(0, p.int64(5)), End: time.Unix(0, p.int64(6)), Duration: time.Duration(p.int64(7)),
 			MemAllocs: p.uint(8), MemBytes: p.uint(9), Wait: time.Duration(p.int64(10)),
 			FillKind: f[11], FillChunks: p.int(12), FillOps: p.int(13), FillTime: time.Duration(p.int64(14)),
-			CPU: time.Duration(p.int64(15)), StartCPU: p.int(16), EndCPU: p.int(17), GCs: p.int(18)}
+			CPU: time.Duration(p.int64(15)), StartCPU: -1, EndCPU: -1, GCs: -1}
+		if len(f) >= 18 {
+			e.StartCPU, e.EndCPU = p.int(16), p.int(17)
+		}
+		if len(f) >= 19 {
+			e.GCs = p.int(18)
+		}
 		return p.done(e)
 	case "result":
 		if len(f) < 8 {
