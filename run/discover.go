@@ -122,22 +122,46 @@ func discoveryError(fe *ForkError) error {
 // iteration of t last about iter: it runs the benchmark once with
 // -test.benchtime=iter, letting the testing package ramp b.N up, and scales
 // the resulting time per op. It returns the count and the calibration
-// measurement.
+// measurement. That result is the process's first, and can be its first op
+// alone: the testing package starts the ramp from one call with b.N = 1
+// and ends it there when that call lasted iter, as a cold first op of a
+// few milliseconds does at short iterations (a parser whose first document
+// took 35–380 ms and every later one 8–13 ms calibrated to one op at 50ms).
+// CalibrateWarm does not.
 func Calibrate(ctx context.Context, t *Target, iter time.Duration, benchmem bool, timeout time.Duration) (int, *bench.Measurement, error) {
-	spec := ForkSpec{Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs, BenchTime: iter.String(), Count: 1, Benchmem: benchmem, CPUs: t.CPUs, Timeout: timeout}
+	return calibrate(ctx, t, iter, benchmem, timeout, 1)
+}
+
+// CalibrateWarm is Calibrate from the process's second result
+// (-test.count=2), whose ramp starts from a warm op, as that of go test
+// does after its first: the count fits the op's steady time, not its first.
+func CalibrateWarm(ctx context.Context, t *Target, iter time.Duration, benchmem bool, timeout time.Duration) (int, *bench.Measurement, error) {
+	return calibrate(ctx, t, iter, benchmem, timeout, 2)
+}
+
+// calibrate scales the count-th result of t in a process run at
+// -test.benchtime=iter.
+func calibrate(ctx context.Context, t *Target, iter time.Duration, benchmem bool, timeout time.Duration, count int) (int, *bench.Measurement, error) {
+	spec := ForkSpec{Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs, BenchTime: iter.String(), Count: count,
+		Benchmem: benchmem, CPUs: t.CPUs, Timeout: timeout}
 	var got *bench.Measurement
+	seen := 0
 	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
 		if m.Key == t.Key {
 			got = m
-			return false
+			seen++
+			return seen < count
 		}
 		return true
 	})
 	if err != nil {
 		return 0, nil, err
 	}
-	if got == nil {
+	switch {
+	case seen == 0:
 		return 0, nil, fmt.Errorf("%s: calibration printed no result for the benchmark", t.Key)
+	case seen < count:
+		return 0, nil, fmt.Errorf("%s: calibration printed %d of %d results for the benchmark", t.Key, seen, count)
 	}
 	return scaleN(got, iter), got, nil
 }

@@ -137,6 +137,8 @@ func (j *Job) Check() error {
 		return fmt.Errorf("-timeout %v: want a positive duration, or 0 for none", j.ForkTimeout)
 	case j.MinPerSuiteRun < 1:
 		return fmt.Errorf("-rmit-min %d: want at least 1", j.MinPerSuiteRun)
+	case j.MinOps < 1:
+		return fmt.Errorf("-min-ops %d: want at least one operation per iteration", j.MinOps)
 	case j.Levels != "" && j.Plan != nil:
 		return errors.New("-levels and -plan: give one")
 	case j.ShardBasis != "" && j.Shard.Whole():
@@ -398,6 +400,7 @@ func (j *Job) settings() map[string]string {
 		"wi-min": fmt.Sprint(c.WarmupMin), "wi-max": fmt.Sprint(c.WarmupMax), "mi": fmt.Sprint(c.Measure),
 		"f-min": fmt.Sprint(c.ForksMin), "f-max": fmt.Sprint(c.ForksMax), "seed": fmt.Sprint(j.Seed),
 		"window": fmt.Sprint(j.CriterionOptions.Window), "benchmem": fmt.Sprint(j.Benchmem),
+		"min-ops": fmt.Sprint(j.MinOps),
 	}
 	for k, v := range map[string]string{"cpuset": j.CPUSet, "cpu": j.CPU, "plan": j.PlanFile} {
 		if v != "" {

@@ -66,6 +66,7 @@ func TestJobCheck(t *testing.T) {
 		{"kld NaN, other criterion", func(j *Job) { j.CriterionOptions.KLDThreshold = math.NaN() }, "-kld-threshold NaN"},
 		{"timeout", func(j *Job) { j.ForkTimeout = -time.Second }, "-timeout -1s"},
 		{"rmit-min", func(j *Job) { j.MinPerSuiteRun = 0 }, "-rmit-min 0"},
+		{"min-ops", func(j *Job) { j.MinOps = 0 }, "-min-ops 0"},
 		{"levels", func(j *Job) { j.Levels = "1,2" }, `-levels "1,2"`},
 		{"levels and plan", func(j *Job) { j.Levels, j.Plan = "1,2,3", &optimize.Plan{} }, "-levels and -plan"},
 		{"labels", func(j *Job) { j.Args = []string{"x=a.test", "x=b.test"} }, `label "x" names two test binaries`},

@@ -85,7 +85,7 @@ func TestDiscover(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"CPUs", "Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}
+	want := []string{"CPUs", "Cold/N", "Cold/loop", "Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}
 	if !slices.Equal(names, want) {
 		t.Errorf("discovered %v, want %v", names, want)
 	}
@@ -406,7 +406,7 @@ func TestDiscoverLongLine(t *testing.T) {
 		names = append(names, tg.Key.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"CPUs", "Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}; !slices.Equal(names, want) {
+	if want := []string{"CPUs", "Cold/N", "Cold/loop", "Join/n=10", "Join/n=100", "Loop", "Sum", "Trouble"}; !slices.Equal(names, want) {
 		t.Errorf("discovered %v, want %v", names, want)
 	}
 }

@@ -29,6 +29,9 @@ type Options struct {
 	CriterionOptions stop.Options
 	// Metric is the unit the criterion watches.
 	Metric string
+	// MinOps is the fewest operations an iteration runs, however long
+	// one takes; see the constant MinOps, its default.
+	MinOps int
 	// Seed fixes the randomised benchmark order of each suite run.
 	Seed uint64
 	// ForkTimeout ends a fork that runs longer.
@@ -53,6 +56,7 @@ var DefaultOptions = Options{
 	Criterion:        "cv",
 	CriterionOptions: stop.DefaultOptions,
 	Metric:           "sec/op",
+	MinOps:           MinOps,
 	Seed:             1,
 	ForkTimeout:      10 * time.Minute,
 }
@@ -71,7 +75,8 @@ type Progress struct {
 // A Result is what happened to one target.
 type Result struct {
 	Target *Target
-	// N is the calibrated number of operations per iteration.
+	// N is the calibrated number of operations per iteration, at least
+	// Options.MinOps.
 	N int
 	// Report is the stop controller's account: forks, warm-up, reason.
 	Report stop.Report
@@ -228,16 +233,36 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 	return err
 }
 
-// calibrated calibrates res's target for iterTime unless it has an N.
+// MinOps is the default of Options.MinOps: the fewest operations an
+// iteration runs, however long one takes. With -test.benchtime=Nx the
+// testing package runs the benchmark function once with b.N = 1 before
+// each result (run1), and times a second call with b.N = N only when
+// N > 1; at N = 1 that first call is the result. The first result of a
+// process is then the process's first op: lazily allocated buffers, caches
+// filled on first use, the heap growing and its pages touched for the
+// first time, all charged to one op. (A parser measured so showed
+// 35–380 ms/op and 73 MB/op where `go test -benchtime 1s` showed 8–13 ms/op
+// and 0 B/op.) At N = 2 every result of a b.N loop is timed after an
+// untimed op of its own process, as every result of `go test` is. A higher
+// minimum would not remove more: what outlasts one op is left to warm-up
+// (stop.Steady), which discards iterations until their per-op figures
+// settle, and every op more multiplies the time of the benchmarks whose op
+// is longest. A benchmark that uses b.Loop runs all N ops in that first
+// call, which is then the result: its first iteration holds the process's
+// first op at any N, and warm-up discards it.
+const MinOps = 2
+
+// calibrated calibrates res's target for iterTime unless it has an N: to
+// the op's steady time (CalibrateWarm), and to at least opts.MinOps.
 func calibrated(ctx context.Context, res *Result, iterTime time.Duration, opts *Options) error {
 	if res.N != 0 {
 		return nil
 	}
-	n, _, err := Calibrate(ctx, res.Target, iterTime, opts.Benchmem, opts.ForkTimeout)
+	n, _, err := CalibrateWarm(ctx, res.Target, iterTime, opts.Benchmem, opts.ForkTimeout)
 	if err != nil {
 		return err
 	}
-	res.N = n
+	res.N = max(n, opts.MinOps, 1)
 	return nil
 }
 

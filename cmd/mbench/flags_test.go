@@ -42,6 +42,8 @@ func TestBadNumericFlags(t *testing.T) {
 		{"optimize -replay -min-change NaN", "-min-change"},
 		{"optimize -replay -min-change Inf", "-min-change"},
 		{"optimize -replay -min-change -0.01", "-min-change"},
+		{"run -min-ops 0", "-min-ops"},
+		{"run -min-ops -1", "-min-ops"},
 	} {
 		args := strings.Fields(tc.args)
 		switch args[0] {

@@ -48,6 +48,7 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.IntVar(&o.Config.WarmupMin, "wi-min", o.Config.WarmupMin, "fewest warm-up `iterations` per fork")
 	fs.IntVar(&o.Config.WarmupMax, "wi-max", o.Config.WarmupMax, "most warm-up `iterations` per fork")
 	fs.IntVar(&o.Config.Measure, "mi", o.Config.Measure, "measurement `iterations` per fork")
+	fs.IntVar(&o.MinOps, "min-ops", o.MinOps, "fewest `operations` per iteration, however long one takes")
 	fs.IntVar(&o.Config.ForksMin, "f-min", o.Config.ForksMin, "fewest `forks` per benchmark")
 	fs.IntVar(&o.Config.ForksMax, "f-max", o.Config.ForksMax, "most `forks` per benchmark")
 	fs.StringVar(&o.Criterion, "criterion", o.Criterion, "stoppage `criterion`: "+strings.Join(stop.Names, ", "))
