@@ -56,7 +56,8 @@ func platform(sides []*Side) *Platform {
 	var keys []string
 	for _, s := range sides {
 		for k := range s.Run.Settings {
-			if !strings.HasPrefix(k, "stop/") && !slices.Contains(keys, k) {
+			// Per benchmark, not per run: stop/ and warmup/.
+			if !strings.HasPrefix(k, "stop/") && !strings.HasPrefix(k, "warmup/") && !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}

@@ -419,8 +419,10 @@ func (j *Job) settings() map[string]string {
 		fixed = "levels"
 	}
 	if fixed != "" {
+		// A fixed configuration's forks warm up for wi iterations, or
+		// up to wi-max while their per-op figures are not steady.
 		s["criterion"], s["wi"] = fixed, fmt.Sprint(c.WarmupMin)
-		for _, k := range []string{"wi-min", "wi-max", "mi", "f-min", "f-max", "window"} {
+		for _, k := range []string{"wi-min", "mi", "f-min", "f-max", "window"} {
 			delete(s, k)
 		}
 	}
@@ -441,13 +443,22 @@ func (p *Prepared) Header() string {
 		return head + fmt.Sprintf("plan %s as the upper bound of criterion %s, iteration %v, warm-up %d-%d",
 			j.PlanFile, j.Criterion, c.IterTime, c.WarmupMin, c.WarmupMax)
 	case j.Plan != nil:
-		return head + fmt.Sprintf("plan %s (full run %v), iteration %v, warm-up %d per fork", j.PlanFile, j.Plan.Levels, c.IterTime, c.WarmupMin)
+		return head + fmt.Sprintf("plan %s (full run %v), iteration %v, %s", j.PlanFile, j.Plan.Levels, c.IterTime, fixedWarmup(c))
 	case j.Levels != "":
 		l, _ := bench.ParseLevels(j.Levels)
-		return head + fmt.Sprintf("levels %v (suite runs × forks × iterations), iteration %v, warm-up %d per fork", l, c.IterTime, c.WarmupMin)
+		return head + fmt.Sprintf("levels %v (suite runs × forks × iterations), iteration %v, %s", l, c.IterTime, fixedWarmup(c))
 	}
 	return head + fmt.Sprintf("criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d",
 		j.Criterion, c.IterTime, c.WarmupMin, c.WarmupMax, c.Measure, c.ForksMin, c.ForksMax)
+}
+
+// fixedWarmup describes the warm-up of a fixed configuration's forks (see
+// StaticOptions.Warmup).
+func fixedWarmup(c stop.Config) string {
+	if c.WarmupMin == 0 {
+		return "no warm-up"
+	}
+	return fmt.Sprintf("warm-up %d-%d per fork", c.WarmupMin, max(c.WarmupMin, c.WarmupMax))
 }
 
 // An Outcome is how a run ended.
@@ -466,8 +477,10 @@ type Outcome struct {
 
 // Run measures the prepared job's benchmarks, storing every measurement as
 // it is taken, and records how the run ended, with each benchmark's stop
-// reason (setting stop/<benchmark>). A cancelled ctx ends the run with
-// ErrInterrupted; the outcome then holds the results so far, all stored.
+// reason (setting stop/<benchmark>) and the warm-up of its forks and why
+// each ended (warmup/<benchmark>, stop.Report.WarmupSummary). A cancelled
+// ctx ends the run with ErrInterrupted; the outcome then holds the results
+// so far, all stored.
 func (p *Prepared) Run(ctx context.Context) (*Outcome, error) {
 	j := &p.Job
 	o := j.Options
@@ -505,6 +518,7 @@ func (p *Prepared) Run(ctx context.Context) (*Outcome, error) {
 	for _, r := range results {
 		if r.Report.Forks > 0 {
 			reasons["stop/"+TargetName(r.Target)] = r.Report.Reason
+			reasons["warmup/"+TargetName(r.Target)] = r.Report.WarmupSummary()
 		}
 	}
 	if serr := j.Store.SetSettings(p.ID, reasons); serr != nil {

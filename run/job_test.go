@@ -134,6 +134,9 @@ func TestPrepareRun(t *testing.T) {
 		if st.settings["stop/"+TargetName(r.Target)] == "" {
 			t.Errorf("no stop reason stored for %s", r.Target.Key)
 		}
+		if got, want := st.settings["warmup/"+TargetName(r.Target)], r.Report.WarmupSummary(); got != want || !strings.HasPrefix(got, "fork") {
+			t.Errorf("warm-up of %s stored as %q, want %q", r.Target.Key, got, want)
+		}
 		for _, m := range r.Measurements {
 			if m.Coord.Phase == bench.Measure {
 				measured++

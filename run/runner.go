@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/mbench/mbench/bench"
@@ -86,6 +87,10 @@ type Result struct {
 	Failures []*ForkError
 	// Time is the wall time spent in this target's processes.
 	Time time.Duration
+
+	// ownMem records that the benchmark reports B/op and allocs/op
+	// without -benchmem (b.ReportAllocs): they are kept.
+	ownMem bool
 }
 
 // Failed reports whether the target stopped because a fork failed.
@@ -202,8 +207,9 @@ func remainingForks[S any](states []S, get func(S) (done bool, forks, forksMin i
 }
 
 // runOne runs one fork of a target: calibration first if it has none, then
-// warm-up iterations until the controller ends them, then the measurement
-// iterations, and the fork checkpoint.
+// warm-up iterations until the controller ends them (the criterion's metric
+// stable or without a trend, and the per-op figures steady), then the
+// measurement iterations, and the fork checkpoint.
 func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, suite int, cfg stop.Config, opts Options) error {
 	if err := calibrated(ctx, res, cfg.IterTime, &opts); err != nil {
 		return err
@@ -216,13 +222,13 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 	}
 	err := measureFork(ctx, res, &opts, cfg.WarmupMax+cfg.Measure, suite, *fork,
 		func(int) bench.Phase { return phase },
-		func(m *bench.Measurement) (bool, error) {
+		func(m *bench.Measurement, op stop.PerOp) (bool, error) {
 			v, ok := m.Get(opts.Metric)
 			if !ok {
 				return false, fmt.Errorf("%s: no %s in the result", res.Target.Key, opts.Metric)
 			}
 			if phase == bench.Warmup {
-				if !ctrl.Warmup(v, stop.Unmeasured) {
+				if !ctrl.Warmup(v, op) {
 					phase = bench.Measure
 				}
 				return true, nil
@@ -258,28 +264,51 @@ func calibrated(ctx context.Context, res *Result, iterTime time.Duration, opts *
 	if res.N != 0 {
 		return nil
 	}
-	n, _, err := CalibrateWarm(ctx, res.Target, iterTime, opts.Benchmem, opts.ForkTimeout)
+	n, m, err := CalibrateWarm(ctx, res.Target, iterTime, opts.Benchmem, opts.ForkTimeout)
 	if err != nil {
 		return err
 	}
 	res.N = max(n, opts.MinOps, 1)
+	if !opts.Benchmem {
+		_, res.ownMem = m.Get("B/op")
+	}
 	return nil
+}
+
+// perOp returns the figures of m that warm-up watches.
+func perOp(m *bench.Measurement) stop.PerOp {
+	op := stop.Unmeasured
+	for _, f := range []struct {
+		unit string
+		dst  *float64
+	}{{"sec/op", &op.Sec}, {"B/op", &op.Bytes}, {"allocs/op", &op.Allocs}} {
+		if v, ok := m.Get(f.unit); ok {
+			*f.dst = v
+		}
+	}
+	return op
 }
 
 // measureFork runs one fork of res's target, which is calibrated, of up
 // to count iterations of res.N operations. Each of the target's result
 // lines gets its coordinates, with the phase phaseOf gives its index, and
-// is kept in res and handed to the sink before more says whether the fork
-// goes on; an error from more or the sink ends the fork and is returned.
-// The coordinates' version is the target's.
+// is kept in res and handed to the sink before more, given its per-op
+// figures, says whether the fork goes on; an error from more or the sink
+// ends the fork and is returned. The coordinates' version is the target's.
+//
+// The fork always asks for B/op and allocs/op, which the testing package
+// reads for every iteration whether it prints them or not, so that
+// warm-up sees them; without -benchmem they are dropped before the
+// measurement is kept, unless the benchmark reports them itself.
 func measureFork(ctx context.Context, res *Result, opts *Options, count, suite, fork int,
-	phaseOf func(iter int) bench.Phase, more func(m *bench.Measurement) (bool, error)) error {
+	phaseOf func(iter int) bench.Phase, more func(m *bench.Measurement, op stop.PerOp) (bool, error)) error {
 	t := res.Target
 	spec := ForkSpec{
 		Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs,
 		BenchTime: fmt.Sprintf("%dx", res.N), Count: count,
-		Benchmem: opts.Benchmem, CPUs: t.CPUs, Timeout: opts.ForkTimeout,
+		Benchmem: true, CPUs: t.CPUs, Timeout: opts.ForkTimeout,
 	}
+	keepMem := opts.Benchmem || res.ownMem
 	iter := 0
 	var stopErr error
 	err := RunFork(ctx, spec, func(m *bench.Measurement) bool {
@@ -290,6 +319,10 @@ func measureFork(ctx context.Context, res *Result, opts *Options, count, suite, 
 		}
 		m.Coord = bench.Coord{Version: t.Version, Instance: opts.Instance, SuiteRun: suite, Fork: fork, Iteration: iter, Phase: phaseOf(iter)}
 		iter++
+		op := perOp(m)
+		if !keepMem {
+			m.Values = slices.DeleteFunc(m.Values, func(v bench.Value) bool { return v.Unit == "B/op" || v.Unit == "allocs/op" })
+		}
 		res.Measurements = append(res.Measurements, *m)
 		if opts.Sink != nil {
 			if err := opts.Sink.Append(m); err != nil {
@@ -297,7 +330,7 @@ func measureFork(ctx context.Context, res *Result, opts *Options, count, suite, 
 				return false
 			}
 		}
-		goOn, err := more(m)
+		goOn, err := more(m, op)
 		if err != nil {
 			stopErr = err
 			return false

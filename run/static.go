@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -24,8 +25,11 @@ type StaticOptions struct {
 	// Levels gives each target its configuration. A target for which it
 	// returns false is not run.
 	Levels func(t *Target) (Levels, bool)
-	// Warmup is the number of warm-up iterations each fork runs and
-	// discards before its measurement iterations.
+	// Warmup is the fewest warm-up iterations each fork runs and discards
+	// before its measurement iterations. A fork goes on warming up, up to
+	// Config.WarmupMax iterations, until its per-op figures are steady
+	// (stop.Steady), which the criterion does not judge here. With Warmup
+	// 0 there is no warm-up.
 	Warmup int
 	// MinPerSuiteRun is the fewest different benchmarks a suite run should
 	// interleave (Japke et al. 2025 §5, "Ensure proper RMIT execution"). Suite runs
@@ -41,8 +45,9 @@ type StaticOptions struct {
 // target's) in one random order. It is the execution of `mbench run -levels`
 // and `-plan`. Coordinates: SuiteRun is the suite run (1-based), Fork counts
 // a target's forks across suite runs (1-based), Iteration counts within the
-// fork (0-based, warm-up first). Criterion and Config.Forks* of the options are
-// not used; Config.IterTime is the iteration time calibrated for.
+// fork (0-based, warm-up first). Criterion, Config.WarmupMin, Config.Measure
+// and Config.Forks* of the options are not used; Config.IterTime is the
+// iteration time calibrated for, and Config.WarmupMax bounds warm-up.
 func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*Result, error) {
 	if opts.Config.IterTime <= 0 {
 		return nil, errors.New("iteration time must be positive")
@@ -73,8 +78,12 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 	for _, run := range schedule {
 		planned += len(run)
 	}
-	forks := make([]int, len(targets))
-	warm := make([][]int, len(targets))
+	ctrls := make([]*stop.Controller, len(targets))
+	for i, l := range levels {
+		if l.SuiteRuns > 0 {
+			ctrls[i] = stop.NewController(staticConfig(l, &opts), steadyOnly{})
+		}
+	}
 	start := time.Now()
 	var forkTime time.Duration
 	done := 0
@@ -97,16 +106,15 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 				opts.Progress(p)
 			}
 			t0 := time.Now()
-			forks[ti]++
-			err := runStaticFork(ctx, res, s+1, forks[ti], levels[ti].Iterations, &opts)
+			err := runStaticFork(ctx, res, ctrls[ti], levels[ti], s+1, &opts)
 			elapsed := time.Since(t0)
 			res.Time += elapsed
 			forkTime += elapsed
 			done++
-			warm[ti] = append(warm[ti], opts.Warmup)
+			w := ctrls[ti].Report()
 			res.Report = stop.Report{
-				Criterion: stop.Static{}.Name(), Forks: forks[ti], Warmup: warm[ti], Measured: countPhase(res.Measurements, bench.Measure),
-				Reason: "levels " + levels[ti].String(),
+				Criterion: stop.Static{}.Name(), Forks: w.Forks, Warmup: w.Warmup, WarmupUnsteady: w.WarmupUnsteady, WarmupWhy: w.WarmupWhy,
+				Measured: countPhase(res.Measurements, bench.Measure), Reason: "levels " + levels[ti].String(),
 			}
 			var fe *ForkError
 			switch {
@@ -128,6 +136,33 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 		}
 	}
 	return results, nil
+}
+
+// staticConfig is the configuration of the controller that runs the forks
+// of a target at levels l: its warm-up bounds, its measurement iterations,
+// and as many forks as the schedule asks for.
+func staticConfig(l Levels, opts *StaticOptions) stop.Config {
+	c := stop.Config{WarmupMin: opts.Warmup, Measure: l.Iterations, ForksMin: 1, ForksMax: math.MaxInt, IterTime: opts.Config.IterTime}
+	if opts.Warmup > 0 {
+		c.WarmupMax = max(opts.Warmup, opts.Config.WarmupMax)
+	}
+	return c
+}
+
+// steadyOnly is the criterion of a fixed configuration. Its warm-up check
+// is always stable, so that a fork's warm-up lasts wi_min iterations, or
+// longer only while the per-op figures are not steady; its fork check
+// never is, and the schedule decides the forks.
+type steadyOnly struct{}
+
+func (steadyOnly) Name() string { return "levels" }
+
+func (steadyOnly) Warmup([]float64) stop.Decision {
+	return stop.Decision{Stable: true, Value: math.NaN(), Detail: "fixed"}
+}
+
+func (steadyOnly) Forks([][]float64) stop.Decision {
+	return stop.Decision{Value: math.NaN(), Detail: "fixed"}
 }
 
 func countPhase(ms []bench.Measurement, p bench.Phase) int {
@@ -191,20 +226,29 @@ func assignSuiteRuns(levels []Levels, minPer int, rng *rand.Rand) [][]int {
 	return schedule
 }
 
-// runStaticFork runs one fork of a target: calibration first if it has
-// none, then warm-up and measurement iterations.
-func runStaticFork(ctx context.Context, res *Result, suite, fork, iters int, opts *StaticOptions) error {
+// runStaticFork runs one fork of a target at levels l: calibration first
+// if it has none, then warm-up iterations until ctrl ends them, and l's
+// measurement iterations.
+func runStaticFork(ctx context.Context, res *Result, ctrl *stop.Controller, l Levels, suite int, opts *StaticOptions) error {
 	if err := calibrated(ctx, res, opts.Config.IterTime, &opts.Options); err != nil {
 		return err
 	}
-	return measureFork(ctx, res, &opts.Options, opts.Warmup+iters, suite, fork,
-		func(i int) bench.Phase {
-			if i < opts.Warmup {
-				return bench.Warmup
+	ctrl.StartFork()
+	defer ctrl.EndFork()
+	phase := bench.Measure
+	if ctrl.WantWarmup() {
+		phase = bench.Warmup
+	}
+	// The criterion does not look at values: the controller gets 0s.
+	return measureFork(ctx, res, &opts.Options, staticConfig(l, opts).WarmupMax+l.Iterations, suite, ctrl.Report().Forks,
+		func(int) bench.Phase { return phase },
+		func(_ *bench.Measurement, op stop.PerOp) (bool, error) {
+			if phase == bench.Warmup {
+				if !ctrl.Warmup(0, op) {
+					phase = bench.Measure
+				}
+				return true, nil
 			}
-			return bench.Measure
-		},
-		func(m *bench.Measurement) (bool, error) {
-			return m.Coord.Iteration+1 < opts.Warmup+iters, nil
+			return ctrl.Measure(0), nil
 		})
 }

@@ -97,13 +97,13 @@ func TestStaticSuite(t *testing.T) {
 		}
 		type fork struct{ suite, fork int }
 		perFork := map[fork]int{}
-		warm := 0
+		warm := map[int]int{}
 		for _, m := range r.Measurements {
 			if m.Coord.Phase == bench.Warmup {
-				warm++
-				if m.Coord.Iteration != 0 {
-					t.Errorf("%s: warm-up at iteration %d", r.Target.Key, m.Coord.Iteration)
+				if m.Coord.Iteration != warm[m.Coord.Fork] {
+					t.Errorf("%s: warm-up at iteration %d after %d measured", r.Target.Key, m.Coord.Iteration, perFork[fork{m.Coord.SuiteRun, m.Coord.Fork}])
 				}
+				warm[m.Coord.Fork]++
 				continue
 			}
 			perFork[fork{m.Coord.SuiteRun, m.Coord.Fork}]++
@@ -114,8 +114,16 @@ func TestStaticSuite(t *testing.T) {
 		if r.Target.Key.Name == "Loop" {
 			forks = 2
 		}
-		if len(perFork) != forks || warm != forks || r.Report.Forks != forks {
-			t.Errorf("%s: %d forks (%d warm-up iterations, report %d), want %d", r.Target.Key, len(perFork), warm, r.Report.Forks, forks)
+		if len(perFork) != forks || len(warm) != forks || r.Report.Forks != forks {
+			t.Errorf("%s: %d forks (%d with warm-up, report %d), want %d", r.Target.Key, len(perFork), len(warm), r.Report.Forks, forks)
+		}
+		// At least Warmup iterations, more only while the per-op
+		// figures are not steady, at most Config.WarmupMax; the report
+		// counts them.
+		for f, w := range r.Report.Warmup {
+			if w != warm[f+1] || w < o.Warmup || w > o.Config.WarmupMax {
+				t.Errorf("%s, fork %d: %d warm-up iterations, reported %d; want %d to %d", r.Target.Key, f+1, warm[f+1], w, o.Warmup, o.Config.WarmupMax)
+			}
 		}
 		for f, n := range perFork {
 			if n != l.Iterations {
