@@ -19,7 +19,10 @@
 // stopped (the probe's; -1 for processes), the bytes allocated, and how
 // long after its process started the iteration began (process start
 // cost). Analyze reads such a file and prints, per mode, the spread of the
-// rounds' log-ratios by the mean and by the median of their iterations,
+// rounds' log-ratios by the mean of their iterations, by the median of
+// their paired iterations' ratios, by the minimum and the 25th percentile
+// of each side (Chen and Revels, "Robust benchmarking in noisy
+// environments", 2016) and by the median of CPU-time ratios,
 // the spread of paired iterations, how often the two sides of a pair ran
 // on different CPUs and what that did to their ratio, migrations within
 // an iteration, the iterations a garbage collection ran in, the lag-1 autocorrelation of each side's iteration times,
@@ -253,14 +256,14 @@ func analyze(path string) {
 		byMode[r.Mode][r.Round][r.Side] = append(byMode[r.Mode][r.Round][r.Side], r)
 	}
 	fmt.Printf("%s\n\n", path)
-	fmt.Println("| mode | rounds | sd of round log-ratio, means | by medians | by CPU time medians | sd of paired iterations | pairs on different CPUs | their median abs log-ratio | same CPU | migrated iterations | iterations with a GC | lag-1 autocorrelation | first measured / later |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| mode | rounds | sd of round log-ratio, means | by medians | by minimums | by 25th percentiles | by CPU time medians | sd of paired iterations | pairs on different CPUs | their median abs log-ratio | same CPU | migrated iterations | iterations with a GC | lag-1 autocorrelation | first measured / later |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, mode := range []string{"processes", "turns", "parallel"} {
 		rounds := byMode[mode]
 		if len(rounds) == 0 {
 			continue
 		}
-		var dMean, dMed, dCPU, pairLogs, diffAbs, sameAbs, lag1, first []float64
+		var dMean, dMed, dMin, dQ25, dCPU, pairLogs, diffAbs, sameAbs, lag1, first []float64
 		migrated, measured, diff, pairs, withGC := 0, 0, 0, 0, 0
 		for _, sides := range rounds {
 			o, n := measuredOf(sides["old"]), measuredOf(sides["new"])
@@ -268,6 +271,9 @@ func analyze(path string) {
 				continue
 			}
 			dMean = append(dMean, math.Log(meanOf(n, secOp)/meanOf(o, secOp)))
+			ov, nv := values(o, secOp), values(n, secOp)
+			dMin = append(dMin, math.Log(stats.Quantile(nv, 0)/stats.Quantile(ov, 0)))
+			dQ25 = append(dQ25, math.Log(stats.Quantile(nv, 0.25)/stats.Quantile(ov, 0.25)))
 			k := min(len(o), len(n))
 			var logs, cpuLogs []float64
 			for i := range k {
@@ -329,7 +335,7 @@ func analyze(path string) {
 			}
 			return fmt.Sprintf("%.1f%%", 100*median(x))
 		}
-		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.2f | %.2f |\n", mode, len(dMean), pct(dMean), pct(dMed), pct(dCPU), pct(pairLogs),
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %+.2f | %.2f |\n", mode, len(dMean), pct(dMean), pct(dMed), pct(dMin), pct(dQ25), pct(dCPU), pct(pairLogs),
 			share(diff, pairs), medPct(diffAbs), medPct(sameAbs), share(migrated, measured), share(withGC, measured), median(lag1), median(first))
 	}
 	fmt.Println()
