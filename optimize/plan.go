@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/internal/outfile"
 	"github.com/mbench/mbench/stats"
 )
 
@@ -261,40 +262,11 @@ func WritePlan(w io.Writer, p *Plan) error {
 	return nil
 }
 
-// WritePlanFile writes p to the file at path (WritePlan): through a
-// temporary file renamed into place, so that a failed write leaves no half
-// a plan, unless path is not a regular file (a device such as /dev/null,
-// or a pipe), which is written directly.
+// WritePlanFile writes p to the file at path (WritePlan), written aside
+// and renamed into place (internal/outfile), so that a failed write leaves
+// the plan that was there before.
 func WritePlanFile(path string, p *Plan) error {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		if err := WritePlan(f, p); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := WritePlan(f, p); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	err = f.Close()
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return outfile.Write(path, func(w io.Writer) error { return WritePlan(w, p) })
 }
 
 // ReadPlanFile reads the plan in the file at path.

@@ -224,8 +224,8 @@ func TestWritePlanFile(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "the old plan" {
 		t.Errorf("a failed write changed the file to %q", b)
 	}
-	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
-		t.Errorf("a failed write left %s.tmp: %v", path, err)
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+		t.Errorf("a failed write left files: %v", ents)
 	}
 	if err := WritePlanFile(path, p); err != nil {
 		t.Fatal(err)
@@ -234,13 +234,14 @@ func TestWritePlanFile(t *testing.T) {
 	if err != nil || len(got.Benchmarks) != 3 || got.IterTime != 5*time.Millisecond {
 		t.Fatalf("plan read back: %v, %+v", err, got)
 	}
-	// A failed rename leaves no temporary file behind.
-	t.Chdir(t.TempDir())
+	// The empty path is no file, and gets none.
+	dir := t.TempDir()
+	t.Chdir(dir)
 	if err := WritePlanFile("", p); err == nil {
 		t.Error("WritePlanFile wrote a plan to the empty path")
 	}
-	if _, err := os.Stat(".tmp"); !os.IsNotExist(err) {
-		t.Errorf("a failed rename left .tmp: %v", err)
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("a write to the empty path left files: %v", ents)
 	}
 	// A device is written to, not replaced.
 	if err := WritePlanFile(os.DevNull, p); err != nil {

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mbench/mbench/internal/outfile"
 )
 
 // A Figure is one drawn picture: a list of primitives in SVG user units
@@ -273,19 +274,13 @@ func finite(vs ...float64) bool {
 }
 
 // WriteFile writes the figure to the named file, as PNG when its name ends
-// in ".png" and as SVG otherwise.
+// in ".png" and as SVG otherwise: written aside and renamed into place
+// (internal/outfile), so that a failed write leaves the file that was
+// there.
 func (f *Figure) WriteFile(name string) error {
-	out, err := os.Create(name)
-	if err != nil {
-		return err
-	}
 	write := f.WriteSVG
 	if strings.HasSuffix(name, ".png") {
 		write = f.WritePNG
 	}
-	if err := write(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return outfile.Write(name, write)
 }

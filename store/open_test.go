@@ -351,3 +351,18 @@ func TestDir(t *testing.T) {
 		}
 	}
 }
+
+func TestFiles(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"m.db", []string{"m.db", "m.db-wal", "m.db-shm"}},
+		{"postgres://ci:secret@db.example:5432/bench", nil},
+		{"", nil},
+	} {
+		if got := Files(tc.path); !slices.Equal(got, tc.want) {
+			t.Errorf("Files(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}

@@ -463,6 +463,18 @@ func Dir(path string) string {
 	return filepath.Dir(path)
 }
 
+// Files returns the files of the SQLite store Open would open at path:
+// the database and, beside it, the -wal and -shm files in which SQLite
+// keeps its newest commits until they reach the database; nil for a
+// PostgreSQL store. None of them may be overwritten without losing
+// results, whether they exist yet or not.
+func Files(path string) []string {
+	if isPostgres(path) || path == "" {
+		return nil
+	}
+	return []string{path, path + "-wal", path + "-shm"}
+}
+
 // Name names the store for messages: its file, or its PostgreSQL server
 // and database without the password.
 func (s *Store) Name() string { return s.path }

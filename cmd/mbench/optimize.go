@@ -60,6 +60,11 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		case *planFile != "" && !*replay:
 			return usagef("-plan applies to -replay")
 		}
+		if !*replay {
+			if err := checkOutput("-o", *out, append(storeFiles(*db), argFiles("the input", args...)...)...); err != nil {
+				return err
+			}
+		}
 		runs, err := loadInputs(e, *db, args)
 		if err != nil {
 			return err

@@ -45,6 +45,9 @@ func init() {
 				if err != nil {
 					return usagef("-bench: %v", err)
 				}
+				if err := checkOutput("-o", *out, append(storeFiles(*db), argFiles("the input", args...)...)...); err != nil {
+					return err
+				}
 				if *kind == "scaling" || *kind == "history" {
 					r, err := buildReport(e, *db, args, reports.Options{Compare: opts, Only: *kind}, *kind == "history")
 					if err != nil {

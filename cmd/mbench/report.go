@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"slices"
 
 	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/internal/outfile"
 	reports "github.com/mbench/mbench/report"
 )
 
@@ -34,6 +35,12 @@ func init() {
 				if err := checkCompareFlags(opts.Compare); err != nil {
 					return err
 				}
+				if *out == "" && *format == string(reports.HTML) {
+					*out = "mbench-report.html"
+				}
+				if err := checkOutput("-o", *out, append(storeFiles(*db), argFiles("the input", args...)...)...); err != nil {
+					return err
+				}
 				r, err := buildReport(e, *db, args, opts, false)
 				if err != nil {
 					return err
@@ -44,14 +51,11 @@ func init() {
 				if err := r.Write(&b, reports.Format(*format)); err != nil {
 					return err
 				}
-				if *out == "" && *format == string(reports.HTML) {
-					*out = "mbench-report.html"
-				}
 				if *out == "" {
 					_, err = e.stdout.Write(b.Bytes())
 					return err
 				}
-				if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+				if err := outfile.Write(*out, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
 					return err
 				}
 				for _, w := range r.Warnings() {

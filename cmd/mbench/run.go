@@ -109,6 +109,11 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		}
 		j.Plan, j.PlanFile, j.PlanBound = p, f.planFile, f.criterionSet
 	}
+	outs, err := openRunOutputs(f, j)
+	if err != nil {
+		return err
+	}
+	defer outs.abort()
 	ctx, stopSignals := interruptContext(e.stderr)
 	defer stopSignals()
 	j.Build.Dir, _ = os.Getwd()
@@ -120,14 +125,6 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	defer db.Close()
 	j.Store, j.ShardRuns = db, ab.StoreRuns{Store: db}
 	j.NoiseDir = noiseDir(f.db)
-	if f.jsonOut != "" {
-		jf, err := os.Create(f.jsonOut)
-		if err != nil {
-			return err
-		}
-		defer jf.Close()
-		j.JSON = jf
-	}
 	progress := newProgress(e.stderr, f.verbose)
 	j.Progress = progress.update
 	prep, err := run.Prepare(ctx, *j)
@@ -148,10 +145,8 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		e.warnf("%s", w)
 	}
 	failed := run.WriteSummary(e.stdout, e.warnf, out.Results, &prep.Job.Options, out.Meta.End.Sub(out.Meta.Start))
-	if f.out != "" {
-		if err := out.WriteBenchfmt(f.out); err != nil {
-			return err
-		}
+	if err := outs.finish(out); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "mbench: %d measurements stored in %s as run %s (label %s)\n", out.Stored, db.Name(), prep.ID, prep.Job.Label)
 	switch {

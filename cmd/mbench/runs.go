@@ -4,10 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/internal/outfile"
 	"github.com/mbench/mbench/store"
 )
 
@@ -53,6 +54,9 @@ func init() {
 				if *format != "text" && *format != "json" {
 					return usagef("-format %q: want text or json", *format)
 				}
+				if err := checkOutput("-o", *out, storeFiles(*db)...); err != nil {
+					return err
+				}
 				st, err := openExisting(*db)
 				if err != nil {
 					return err
@@ -63,19 +67,16 @@ func init() {
 				if err != nil {
 					return err
 				}
-				w := e.stdout
-				if *out != "" {
-					f, err := os.Create(*out)
-					if err != nil {
-						return err
+				write := func(w io.Writer) error {
+					if *format == "json" {
+						return bench.WriteJSON(w, run)
 					}
-					defer f.Close()
-					w = f
+					return bench.WriteBenchfmt(w, run, bench.BenchfmtOptions{Warmup: *warmup})
 				}
-				if *format == "json" {
-					return bench.WriteJSON(w, run)
+				if *out != "" {
+					return outfile.Write(*out, write)
 				}
-				return bench.WriteBenchfmt(w, run, bench.BenchfmtOptions{Warmup: *warmup})
+				return write(e.stdout)
 			}
 		},
 	})
