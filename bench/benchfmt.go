@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,92 +51,39 @@ type annotation struct {
 // -bench` output, benchstat's inputs, or what WriteBenchfmt wrote) from r.
 // name is the file name used in messages.
 //
-// Problems in the data — malformed result lines, non-finite values — do not
-// stop reading: each is returned in warnings with its file and line, and the
-// line is skipped. err reports only failures to read r.
+// Problems in the data — malformed result lines, non-finite values — do
+// not stop reading: each is returned in warnings with its file and line,
+// and the line is skipped. err reports only failures to read r, and an
+// input longer than DefaultReadOptions allow.
 func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
+	return DefaultReadOptions.ReadBenchfmt(r, name)
+}
+
+// ReadBenchfmt is the package's ReadBenchfmt under the limits of o.
+func (o ReadOptions) ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err error) {
+	return readBenchfmt(o.limit(r, name), name)
+}
+
+// readBenchfmt is ReadBenchfmt on a reader already limited.
+func readBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err error) {
 	run = new(Run)
-
-	// Find the annotation lines first. benchfmt.Reader reports the line of
-	// each result, so an annotation applies to the results whose line
-	// numbers follow it.
-	type lineAnnotation struct {
-		line int
-		a    annotation
-	}
-	var coords []lineAnnotation
-	// A line too long for benchfmt.Reader would end its reading; such
-	// lines (a benchmark's log output, say) are left out of the copy it
-	// reads, as empty lines that keep the other lines' numbers, with a
-	// warning.
-	short := data
-	var long bool
-	for line, rest := 1, data; len(rest) > 0; line++ {
-		var text []byte
-		text, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if len(text) > maxLine {
-			long = true
-			warnings = append(warnings, &benchfmt.SyntaxError{FileName: name, Line: line,
-				Msg: fmt.Sprintf("line of %d bytes is longer than %d; skipped", len(text), maxLine)})
-			continue
-		}
-		text = bytes.TrimSuffix(text, []byte("\r"))
-		if !bytes.HasPrefix(text, []byte(annotationPrefix)) {
-			continue
-		}
-		kind, payload, _ := bytes.Cut(text[len(annotationPrefix):], []byte(" "))
-		bad := func(err error) {
-			warnings = append(warnings, &benchfmt.SyntaxError{FileName: name, Line: line, Msg: fmt.Sprintf("bad %s annotation: %v", kind, err)})
-		}
-		switch string(kind) {
-		case "coord":
-			var a annotation
-			if err := json.Unmarshal(payload, &a); err != nil {
-				bad(err)
-				continue
-			}
-			if _, err := ParsePhase(a.Phase); err != nil {
-				bad(err)
-				continue
-			}
-			coords = append(coords, lineAnnotation{line, a})
-		case "run":
-			var h jsonRun
-			if err := json.Unmarshal(payload, &h); err != nil {
-				bad(err)
-				continue
-			}
-			h.toRun(run)
-		default:
-			bad(fmt.Errorf("unknown kind"))
-		}
-	}
-
-	if long {
-		short = make([]byte, 0, len(data))
-		for text := range bytes.Lines(data) {
-			if len(bytes.TrimSuffix(text, []byte("\n"))) > maxLine {
-				text = []byte("\n")
-			}
-			short = append(short, text...)
-		}
-	}
-	br := benchfmt.NewReader(bytes.NewReader(short), name)
+	// lines reads r line by line, taking out the annotations and the lines
+	// too long for benchfmt.Reader, which reads the rest. It reads ahead
+	// of the results benchfmt.Reader returns, so the annotations before a
+	// result are in lines.coords when it arrives.
+	lines := &benchfmtLines{r: bufio.NewReaderSize(r, maxLine+1), name: name}
+	br := benchfmt.NewReader(lines, name)
 	var (
 		prevConfig []Config
-		nextCoord  int
 		cur        annotation
 		phase      Phase
+		noted      Platform
 		iterations = make(map[iterKey]int)
 	)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
-			warnings = append(warnings, rec)
+			lines.warnings = append(lines.warnings, rec)
 		case *benchfmt.UnitMetadata:
 			u := UnitMeta{Unit: rec.Unit, Key: rec.Key, Value: rec.Value}
 			if !slices.Contains(run.Units, u) {
@@ -143,14 +91,14 @@ func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err err
 			}
 		case *benchfmt.Result:
 			_, line := rec.Pos()
-			for nextCoord < len(coords) && coords[nextCoord].line < line {
-				cur = coords[nextCoord].a
+			for len(lines.coords) > 0 && lines.coords[0].line < line {
+				cur = lines.coords[0].a
 				phase, _ = ParsePhase(cur.Phase)
-				nextCoord++
+				lines.coords = lines.coords[1:]
 			}
 			m, err := FromBenchfmt(rec, prevConfig)
 			if err != nil {
-				warnings = append(warnings, &benchfmt.SyntaxError{FileName: name, Line: line, Msg: err.Error()})
+				lines.warnings = append(lines.warnings, &benchfmt.SyntaxError{FileName: name, Line: line, Msg: err.Error()})
 				continue
 			}
 			prevConfig = m.Config
@@ -165,13 +113,139 @@ func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err err
 			m.Coord.Iteration = iterations[ik]
 			iterations[ik]++
 			run.Measurements = append(run.Measurements, m)
-			notePlatform(&run.Platform, rec.Config)
+			notePlatform(&noted, rec.Config)
 		}
 	}
-	if err := br.Err(); err != nil {
-		return nil, warnings, err
+	warnings = lines.warnings
+	if err := cmp.Or(lines.err, br.Err()); err != nil {
+		return nil, warnings, readError(name, err)
 	}
+	// The "#mbench run" lines, wherever they are, come first, and the
+	// results' configuration fills in the platform they leave unknown.
+	if h := lines.header; h != nil {
+		units := run.Units
+		run.Units = nil
+		h.Measurements = run.Measurements
+		run = h
+		for _, u := range units {
+			if !slices.Contains(run.Units, u) {
+				run.Units = append(run.Units, u)
+			}
+		}
+	}
+	fillPlatform(&run.Platform, &noted)
 	return run, warnings, nil
+}
+
+// A benchfmtLines reads the Go benchmark format for benchfmt.Reader, line
+// by line. It keeps the annotations (coords, header) and passes on every
+// other line but those longer than maxLine, which would end benchfmt.Reader's
+// reading: it passes them on as empty lines, which keep the other lines'
+// numbers, with a warning, and never holds more of them than its buffer.
+type benchfmtLines struct {
+	r    *bufio.Reader
+	name string
+	line int
+	// pending is what is left of the current line to pass on.
+	pending []byte
+	// coords are the coordinate annotations read and not yet applied, in
+	// order of their lines; header collects the run annotations.
+	coords   []lineAnnotation
+	header   *Run
+	warnings []error
+	// err is the error that ended reading r, other than io.EOF.
+	err error
+}
+
+// A lineAnnotation is a coordinate annotation and its line.
+type lineAnnotation struct {
+	line int
+	a    annotation
+}
+
+func (l *benchfmtLines) Read(p []byte) (int, error) {
+	for len(l.pending) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		text, err := l.r.ReadSlice('\n')
+		if len(text) == 0 {
+			if err != io.EOF {
+				l.err = err
+			}
+			return 0, err
+		}
+		l.line++
+		if err == bufio.ErrBufferFull {
+			var n int64
+			n, err = discardLine(l.r)
+			l.warnings = append(l.warnings, &benchfmt.SyntaxError{FileName: l.name, Line: l.line,
+				Msg: fmt.Sprintf("line of %d bytes is longer than %d; skipped", int64(len(text))+n, maxLine)})
+			text = []byte("\n")
+		} else {
+			l.annotation(bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r")))
+		}
+		if err != nil && err != io.EOF {
+			l.err = err
+		}
+		l.pending = text
+	}
+	n := copy(p, l.pending)
+	l.pending = l.pending[n:]
+	return n, nil
+}
+
+// discardLine reads r to the end of the line, the newline included, and
+// returns how many bytes it read before the newline.
+func discardLine(r *bufio.Reader) (int64, error) {
+	var n int64
+	for {
+		text, err := r.ReadSlice('\n')
+		n += int64(len(text))
+		if err == nil {
+			return n - 1, nil
+		}
+		if err != bufio.ErrBufferFull {
+			return n, err
+		}
+	}
+}
+
+// annotation notes text, one line without its newline, when it is an
+// annotation.
+func (l *benchfmtLines) annotation(text []byte) {
+	if !bytes.HasPrefix(text, []byte(annotationPrefix)) {
+		return
+	}
+	kind, payload, _ := bytes.Cut(text[len(annotationPrefix):], []byte(" "))
+	bad := func(err error) {
+		l.warnings = append(l.warnings, &benchfmt.SyntaxError{FileName: l.name, Line: l.line, Msg: fmt.Sprintf("bad %s annotation: %v", kind, err)})
+	}
+	switch string(kind) {
+	case "coord":
+		var a annotation
+		if err := json.Unmarshal(payload, &a); err != nil {
+			bad(err)
+			return
+		}
+		if _, err := ParsePhase(a.Phase); err != nil {
+			bad(err)
+			return
+		}
+		l.coords = append(l.coords, lineAnnotation{l.line, a})
+	case "run":
+		var h jsonRun
+		if err := json.Unmarshal(payload, &h); err != nil {
+			bad(err)
+			return
+		}
+		if l.header == nil {
+			l.header = new(Run)
+		}
+		h.toRun(l.header)
+	default:
+		bad(fmt.Errorf("unknown kind"))
+	}
 }
 
 // iterKey counts the iterations, warm-up and measurement alike, of one
@@ -275,6 +349,20 @@ func notePlatform(p *Platform, cfg []benchfmt.Config) {
 			if f.name == c.Key && have == "" {
 				f.set(p, string(c.Value))
 			}
+		}
+	}
+}
+
+// fillPlatform sets the fields of p that are unknown to those of from.
+func fillPlatform(p, from *Platform) {
+	for i := range platformFields {
+		f := &platformFields[i]
+		have, v := f.get(p), f.get(from)
+		if f.name == "instance" {
+			have, v = p.Instance, from.Instance
+		}
+		if have == "" && v != "" {
+			f.set(p, v)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ func FuzzReadBenchfmt(f *testing.F) {
 	f.Add(bytes.Clone(buf.Bytes()))
 	f.Add([]byte("BenchmarkA 1 1 ns/op\n" + strings.Repeat("x", maxLine+1) + "\r\n#mbench coord {\"fork\":2}\r\nBenchmarkA 1 2 ns/op\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		run, warnings, err := ReadBenchfmt(bytes.NewReader(data), "fuzz")
+		run, warnings, err := checkCapped(t, ReadOptions.ReadBenchfmt, data)
 		if err != nil {
 			return
 		}
@@ -68,7 +69,7 @@ func FuzzReadJSON(f *testing.F) {
 	f.Add([]byte("{\"type\":\"measurement\",\"name\":\"X\",\"n\":1,\"phase\":\"measure\",\"values\":[{\"value\":1,\"unit\":\"sec/op\"}]}\n"))
 	f.Add([]byte("{\"type\":\"run\",\"format\":\"mbench/v2\"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		run, _, err := ReadJSON(bytes.NewReader(data), "fuzz")
+		run, _, err := checkCapped(t, ReadOptions.ReadJSON, data)
 		if err != nil {
 			return
 		}
@@ -100,7 +101,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("  \n{}\n"))
 	f.Add([]byte("\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		run, _, err := Read(bytes.NewReader(data), "fuzz")
+		run, _, err := checkCapped(t, ReadOptions.Read, data)
 		if err != nil {
 			if run != nil {
 				t.Fatalf("Read returned a run with error %v", err)
@@ -112,6 +113,63 @@ func FuzzRead(f *testing.F) {
 		}
 		checkMeasurements(t, run)
 	})
+}
+
+// fuzzCap is the cap on the input under which the fuzz targets read data
+// repeated without end.
+const fuzzCap = 4 << 10
+
+// checkCapped reads data with read under a memory cap, as the fuzz targets
+// do: under a cap of exactly its length, which must be as if there were
+// none, and of one byte less, which must fail (with a *SizeError, or
+// another error that stopped the reading first); then data repeated
+// without end, under fuzzCap, which must fail too. Each time the reader must take
+// at most one byte more than the cap from its input: what it holds is
+// bounded by the cap. It returns what the read under the exact cap
+// returned.
+func checkCapped(t *testing.T, read func(ReadOptions, io.Reader, string) (*Run, []error, error), data []byte) (*Run, []error, error) {
+	t.Helper()
+	capped := func(max int64, r io.Reader) (*Run, []error, error, int64) {
+		c := &countingReader{r: r}
+		run, warnings, err := read(ReadOptions{MaxBytes: max}, c, "fuzz")
+		if c.n > max+1 {
+			t.Fatalf("under a cap of %d bytes the reader took %d", max, c.n)
+		}
+		return run, warnings, err, c.n
+	}
+	tooLong := func(err error) bool {
+		var se *SizeError
+		return errors.As(err, &se) && se.File == "fuzz"
+	}
+	// Another error (a format the reader does not know) may stop the
+	// reading first; nothing may succeed.
+	if len(data) > 1 {
+		if _, _, err, _ := capped(int64(len(data)-1), bytes.NewReader(data)); err == nil {
+			t.Fatalf("%d bytes under a cap of one less: no error", len(data))
+		}
+	}
+	if len(data) > 0 {
+		if _, _, err, _ := capped(fuzzCap, &endless{text: data}); err == nil {
+			t.Fatalf("the input repeated without end under a cap of %d: no error", fuzzCap)
+		}
+	}
+	run, warnings, err, _ := capped(max(int64(len(data)), 1), bytes.NewReader(data))
+	if tooLong(err) {
+		t.Fatalf("%d bytes under a cap of as many: %v", len(data), err)
+	}
+	return run, warnings, err
+}
+
+// A countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // checkMeasurements fails t for a measurement an analysis could not use.

@@ -1,7 +1,7 @@
 package bench
 
 import (
-	"bytes"
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -56,36 +56,60 @@ func ParseInputs(args []string) ([]Input, error) {
 
 // ReadFile reads a result file in either format mbench reads: its JSON Lines
 // format (detected by a first non-blank character '{') or the Go benchmark
-// format. It fails when the file cannot be read or holds no results; problems
-// with single lines come back as warnings.
+// format. It fails when the file cannot be read, holds no results or is
+// longer than DefaultReadOptions allow; problems with single lines come
+// back as warnings.
 func ReadFile(path string) (*Run, []error, error) {
+	return DefaultReadOptions.ReadFile(path)
+}
+
+// ReadFile is the package's ReadFile under the limits of o.
+func (o ReadOptions) ReadFile(path string) (*Run, []error, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return o.Read(f, path)
 }
 
 // Read is ReadFile on an open reader; name is used in messages.
 func Read(r io.Reader, name string) (*Run, []error, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	return DefaultReadOptions.Read(r, name)
+}
+
+// Read is the package's Read under the limits of o.
+func (o ReadOptions) Read(r io.Reader, name string) (*Run, []error, error) {
+	// The format is told by the first byte that is not white space; the
+	// white space before it is counted, not kept, and given to the reader
+	// of the format as as many empty lines, so that line numbers hold.
+	br := bufio.NewReaderSize(o.limit(r, name), readBuffer)
+	lines := 0
+	for {
+		c, err := br.ReadByte()
+		if err == io.EOF {
+			return nil, nil, fmt.Errorf("%s: empty file: no benchmark results", name)
+		} else if err != nil {
+			return nil, nil, readError(name, err)
+		}
+		if c == '\n' {
+			lines++
+		}
+		if !isSpace(c) {
+			br.UnreadByte()
+			break
+		}
 	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
-		return nil, nil, fmt.Errorf("%s: empty file: no benchmark results", name)
-	}
-	isJSON := trimmed[0] == '{'
+	rest := io.MultiReader(&newlines{lines}, br)
 	var (
 		run      *Run
 		warnings []error
+		err      error
 	)
-	if isJSON {
-		run, warnings, err = ReadJSON(bytes.NewReader(data), name)
+	if c, _ := br.Peek(1); c[0] == '{' {
+		run, warnings, err = readJSON(rest, name)
 	} else {
-		run, warnings, err = ReadBenchfmt(bytes.NewReader(data), name)
+		run, warnings, err = readBenchfmt(rest, name)
 	}
 	if err != nil {
 		return nil, warnings, err
@@ -98,4 +122,36 @@ func Read(r io.Reader, name string) (*Run, []error, error) {
 		return nil, warnings, fmt.Errorf("%s: %s", name, msg)
 	}
 	return run, warnings, nil
+}
+
+// readBuffer is the size of the buffers through which the readers read.
+const readBuffer = 64 << 10
+
+// isSpace reports whether c is ASCII white space.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// readError is err, met reading input name, as the readers return it: a
+// *SizeError as it is (it names the input), another error with the name.
+func readError(name string, err error) error {
+	if _, ok := err.(*SizeError); ok {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// newlines reads as n newline characters.
+type newlines struct{ n int }
+
+func (nl *newlines) Read(p []byte) (int, error) {
+	if nl.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(nl.n, len(p))
+	for i := range k {
+		p[i] = '\n'
+	}
+	nl.n -= k
+	return k, nil
 }

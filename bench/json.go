@@ -219,76 +219,153 @@ func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.L
 func (e *LineError) Unwrap() error { return e.Err }
 
 // ReadJSON reads a run in mbench's JSON Lines format. name is the file name
-// used in messages. A malformed record is returned in warnings with its line
-// and skipped, so that a file cut short by a crash still yields every
-// complete record; err reports only failures to read r.
+// used in messages. A malformed record is returned in warnings with its
+// line and skipped, so that a file cut short by a crash still yields every
+// complete record; err reports only failures to read r, an input longer
+// than DefaultReadOptions allow, and a format this reader does not know.
 func ReadJSON(r io.Reader, name string) (run *Run, warnings []error, err error) {
-	// The whole file is read first, so that a line of any length is one
-	// record (or one warning); a bufio.Scanner would stop at its limit.
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
+	return DefaultReadOptions.ReadJSON(r, name)
+}
+
+// ReadJSON is the package's ReadJSON under the limits of o.
+func (o ReadOptions) ReadJSON(r io.Reader, name string) (run *Run, warnings []error, err error) {
+	return readJSON(o.limit(r, name), name)
+}
+
+// maxRecord is the longest line of JSON Lines read as a record, in bytes;
+// a longer one is skipped with a warning. Runs of the largest suites have
+// run records of a few megabytes (the list of benchmarks).
+const maxRecord = 64 << 20
+
+// readJSON is ReadJSON on a reader already limited.
+func readJSON(r io.Reader, name string) (run *Run, warnings []error, err error) {
 	run = new(Run)
-	var config []Config
-	sawRun := false
-	line := 0
-	for text := range bytes.Lines(data) {
+	br := bufio.NewReaderSize(r, readBuffer)
+	var (
+		config []Config
+		sawRun bool
+		line   int
+		buf    []byte
+	)
+	for {
+		text, long, err := readLine(br, &buf, maxRecord)
+		if err != nil && err != io.EOF {
+			return nil, warnings, readError(name, err)
+		}
+		if len(text) == 0 && long == 0 && err == io.EOF {
+			break
+		}
 		line++
-		text = bytes.TrimSpace(text)
-		if len(text) == 0 {
-			continue
+		if long > 0 {
+			warnings = append(warnings, &LineError{name, line, fmt.Errorf("line of %d bytes is longer than %d; skipped", long, maxRecord)})
+		} else {
+			var bad error
+			config, sawRun, bad = jsonRecord(run, bytes.TrimSpace(text), config, sawRun, func(format string, args ...any) {
+				warnings = append(warnings, &LineError{name, line, fmt.Errorf(format, args...)})
+			})
+			if bad != nil {
+				return nil, warnings, &LineError{name, line, bad}
+			}
 		}
-		warn := func(format string, args ...any) {
-			warnings = append(warnings, &LineError{name, line, fmt.Errorf(format, args...)})
-		}
-		var probe struct {
-			Type string `json:"type"`
-		}
-		if err := json.Unmarshal(text, &probe); err != nil {
-			warn("not a JSON record: %v", err)
-			continue
-		}
-		switch probe.Type {
-		case "run":
-			if sawRun || len(run.Measurements) > 0 {
-				warn("a second run record; a file holds one run")
-				continue
-			}
-			var h jsonRun
-			if err := json.Unmarshal(text, &h); err != nil {
-				warn("bad run record: %v", err)
-				continue
-			}
-			if h.Format != "" && h.Format != JSONFormat {
-				return nil, warnings, &LineError{name, line, fmt.Errorf("format %q is not %q; a newer mbench wrote this file", h.Format, JSONFormat)}
-			}
-			sawRun = true
-			h.toRun(run)
-		case "measurement":
-			var jm jsonMeasurement
-			if err := json.Unmarshal(text, &jm); err != nil {
-				warn("bad measurement record: %v", err)
-				continue
-			}
-			m, err := jm.measurement()
-			if err != nil {
-				warn("%v", err)
-				continue
-			}
-			if jm.Config != nil {
-				config = make([]Config, len(*jm.Config))
-				for i, c := range *jm.Config {
-					config[i] = Config{c[0], c[1]}
-				}
-			}
-			m.Config = config
-			run.Measurements = append(run.Measurements, m)
-		default:
-			warn("unknown record type %q", probe.Type)
+		if err == io.EOF {
+			break
 		}
 	}
 	return run, warnings, nil
+}
+
+// readLine reads the next line of br, its newline included. A line longer
+// than br's buffer is gathered in *buf, which readLine reuses, up to limit
+// bytes; a longer line is read to its end without being held, and
+// readLine returns its length without the newline in long instead.
+func readLine(br *bufio.Reader, buf *[]byte, limit int) (text []byte, long int64, err error) {
+	text, err = br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return text, 0, err
+	}
+	*buf = append((*buf)[:0], text...)
+	for {
+		text, err = br.ReadSlice('\n')
+		if len(*buf)+len(text) > limit {
+			long = int64(len(*buf) + len(text))
+			switch err {
+			case bufio.ErrBufferFull:
+				var rest int64
+				rest, err = discardLine(br)
+				long += rest
+			case nil:
+				long-- // the newline
+			}
+			return nil, long, err
+		}
+		// Doubling, where append would grow a large slice by a
+		// quarter, allocates at most twice the line in all.
+		if need := len(*buf) + len(text); need > cap(*buf) {
+			grown := make([]byte, len(*buf), max(need, 2*cap(*buf)))
+			copy(grown, *buf)
+			*buf = grown
+		}
+		*buf = append(*buf, text...)
+		if err != bufio.ErrBufferFull {
+			return *buf, 0, err
+		}
+	}
+}
+
+// jsonRecord adds the record text, one line, to run. config is the
+// configuration in force before it, sawRun whether a run record came
+// before it; jsonRecord returns both after it. Problems with the record go
+// to warn; err is a format this reader does not know.
+func jsonRecord(run *Run, text []byte, config []Config, sawRun bool, warn func(format string, args ...any)) ([]Config, bool, error) {
+	if len(text) == 0 {
+		return config, sawRun, nil
+	}
+	var probe struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(text, &probe); err != nil {
+		warn("not a JSON record: %v", err)
+		return config, sawRun, nil
+	}
+	switch probe.Type {
+	case "run":
+		if sawRun || len(run.Measurements) > 0 {
+			warn("a second run record; a file holds one run")
+			return config, sawRun, nil
+		}
+		var h jsonRun
+		if err := json.Unmarshal(text, &h); err != nil {
+			warn("bad run record: %v", err)
+			return config, sawRun, nil
+		}
+		if h.Format != "" && h.Format != JSONFormat {
+			return config, sawRun, fmt.Errorf("format %q is not %q; a newer mbench wrote this file", h.Format, JSONFormat)
+		}
+		h.toRun(run)
+		return config, true, nil
+	case "measurement":
+		var jm jsonMeasurement
+		if err := json.Unmarshal(text, &jm); err != nil {
+			warn("bad measurement record: %v", err)
+			return config, sawRun, nil
+		}
+		m, err := jm.measurement()
+		if err != nil {
+			warn("%v", err)
+			return config, sawRun, nil
+		}
+		if jm.Config != nil {
+			config = make([]Config, len(*jm.Config))
+			for i, c := range *jm.Config {
+				config[i] = Config{c[0], c[1]}
+			}
+		}
+		m.Config = config
+		run.Measurements = append(run.Measurements, m)
+	default:
+		warn("unknown record type %q", probe.Type)
+	}
+	return config, sawRun, nil
 }
 
 func (jm *jsonMeasurement) measurement() (Measurement, error) {
