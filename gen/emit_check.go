@@ -49,31 +49,6 @@ func relTo(dir, file string) string {
 	return rel
 }
 
-// writeAtomic replaces file with data at once: a reader sees the old
-// file or the new one, never a part.
-func writeAtomic(file string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".mbench-gen-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o666&^umask()); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
-}
-
-// umask is the conventional default; os.CreateTemp makes files 0600,
-// which a source file should not be.
-func umask() os.FileMode { return 0o022 }
-
 // checked emits the generated file of pkg and checks it: it must compile
 // and pass go vet, and its regression tests must pass. A segment at fault
 // is rejected and the file emitted again without it, until the file is

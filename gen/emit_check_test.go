@@ -141,27 +141,6 @@ func TestOurs(t *testing.T) {
 	}
 }
 
-func TestWriteAtomic(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "f.go")
-	for _, content := range []string{"one", "two"} {
-		if err := writeAtomic(file, []byte(content)); err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(file)
-		if err != nil || string(got) != content {
-			t.Errorf("after writing %q: %q, %v", content, got, err)
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("%d files left in the directory, want 1", len(entries))
-	}
-	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, %v, want 0644", fi.Mode(), err)
-	}
-}
-
 // TestGenerateRemovesOrphans: the recorded sets of a segment whose marker
 // is gone (removed or renamed) go with it, as its benchmark does; a JSON
 // file of the user's in testdata/mbench stays; -check names the orphan

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/mbench/mbench/internal/outfile"
 )
 
 // Options say what Generate does.
@@ -322,7 +324,7 @@ func (res *Result) settle(dir string, src []byte, check bool, logf func(string, 
 		res.Stale = append(res.Stale, file)
 		return nil
 	}
-	if err := writeAtomic(file, src); err != nil {
+	if err := outfile.WriteFile(file, src); err != nil {
 		return err
 	}
 	logf("wrote %s", file)
@@ -452,7 +454,7 @@ func (saved savedFiles) restore() ([]string, error) {
 			removeEmptyDirs(filepath.Dir(file), 2)
 			continue
 		}
-		if err := writeAtomic(file, old); err != nil {
+		if err := outfile.WriteFile(file, old); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", file, err))
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mbench/mbench/gen/internal/codec"
+	"github.com/mbench/mbench/internal/outfile"
 	"github.com/mbench/mbench/internal/proc"
 )
 
@@ -308,7 +309,7 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 		return err
 	}
-	return writeAtomic(name, data)
+	return outfile.WriteFile(name, data)
 }
 
 // skippedDetail says why no execution of s could be recorded: problem is

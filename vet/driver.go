@@ -13,13 +13,13 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mbench/mbench/internal/outfile"
 	"github.com/mbench/mbench/vet/crosscheck"
 	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/analysis"
@@ -504,7 +504,7 @@ func ApplyFixes(findings []Finding) (applied int, notFixed []string, err error) 
 		if formatted, err := format.Source(src); err == nil {
 			src = formatted
 		}
-		if err := replaceFile(file, src); err != nil {
+		if err := outfile.WriteFile(file, src); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -532,43 +532,6 @@ func overlapping(edits []Edit) error {
 		}
 	}
 	return nil
-}
-
-// replaceFile replaces the contents of name (the file a symbolic link
-// points to, for a link) with data at once: a crash or a full disk leaves
-// either the old file or the new one, never a part. The new file keeps
-// the old one's permissions.
-func replaceFile(name string, data []byte) (err error) {
-	if target, err := filepath.EvalSymlinks(name); err == nil {
-		name = target
-	}
-	fi, err := os.Stat(name)
-	if err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".mbench-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Chmod(fi.Mode().Perm()); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
 }
 
 // WriteFindings writes r's findings to w, one line each with how running

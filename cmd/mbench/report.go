@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/mbench/mbench/compare"
@@ -55,7 +54,7 @@ func init() {
 					_, err = e.stdout.Write(b.Bytes())
 					return err
 				}
-				if err := outfile.Write(*out, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+				if err := outfile.WriteFile(*out, b.Bytes()); err != nil {
 					return err
 				}
 				for _, w := range r.Warnings() {

@@ -279,3 +279,11 @@ func Write(path string, write func(w io.Writer) error) error {
 	}
 	return f.Commit()
 }
+
+// WriteFile writes data to the output at path, as Write does.
+func WriteFile(path string, data []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
