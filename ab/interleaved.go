@@ -629,7 +629,7 @@ func (s *Session) active() []*Benchmark {
 // cancelled context ends the session.
 func (s *Session) pair(ctx context.Context, b *Benchmark) error {
 	if b.N == 0 {
-		n, _, err := run.Calibrate(ctx, &b.old, s.cfg.Iter, false, s.cfg.Timeout)
+		n, _, err := run.CalibrateWarm(ctx, &b.old, s.cfg.Iter, false, s.cfg.Timeout)
 		if err != nil {
 			return s.fail(ctx, b, s.cfg.OldLabel, "calibration", err)
 		}

@@ -599,7 +599,7 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 				return skews, ctx.Err()
 			}
 			if t.n == 0 {
-				n, _, err := run.Calibrate(ctx, &t.old, cfg.Iter, false, cfg.Timeout)
+				n, _, err := run.CalibrateWarm(ctx, &t.old, cfg.Iter, false, cfg.Timeout)
 				if err != nil {
 					t.failed = true
 					s.warnf("%s: calibration failed: %v", t.old.Key, err)

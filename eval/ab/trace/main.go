@@ -137,7 +137,7 @@ func record1(args []string) {
 		log.Fatalf("-bench %q: %d benchmarks, %v; want one", *pattern, len(targets), err)
 	}
 	t := targets[0]
-	n, _, err := run.Calibrate(ctx, &t, *iter, false, time.Minute)
+	n, _, err := run.CalibrateWarm(ctx, &t, *iter, false, time.Minute)
 	if err != nil {
 		log.Fatal(err)
 	}
