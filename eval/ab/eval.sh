@@ -7,6 +7,8 @@
 #   seq       mbench run for old, then mbench run for new, then mbench compare
 #   ab        mbench ab (interleaved rounds in turns, sequential decision),
 #             defaults: up to 200 rounds, 10s per benchmark
+#   ab-t1     ab with -threshold 0.01: a change of 2% can only be called
+#             slower when the threshold is below it
 #   ab-proc   the same with -pairing processes: one process of each version
 #             per round, back to back (the design before turns)
 #   ab-80     the same with -max-rounds 80 and no time budget
@@ -30,6 +32,8 @@
 #   BENCH       -bench pattern of every method (default: each module's own
 #               selection below; . for all)
 #   AB_FLAGS    extra flags of mbench ab
+#   MBENCH      a prebuilt mbench to evaluate (default: built from this
+#               checkout)
 # Finished measurements are skipped on a rerun. Keep the machine otherwise
 # idle. eval/ab/tabulate OUTDIR prints the tables.
 set -euo pipefail
@@ -60,8 +64,11 @@ module() {
 
 command -v benchstat >/dev/null || GOFLAGS= go install golang.org/x/perf/cmd/benchstat@latest
 benchstat=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
-(cd "$repo" && go build -o "$scratch/mbench" ./cmd/mbench)
-mbench=$scratch/mbench
+mbench=${MBENCH:-}
+if [ -z "$mbench" ]; then
+  (cd "$repo" && go build -o "$scratch/mbench" ./cmd/mbench)
+  mbench=$scratch/mbench
+fi
 for c in $conditions; do
   f=0
   [ "$c" != aa ] && f=$(awk "BEGIN{print $c/100}")
@@ -123,8 +130,9 @@ for m in $modules; do
             '$mbench' run -db '$db' -bench '$bench' -benchmem -label new new=./$new >/dev/null 2>>'$d/$t.log'"
           "$mbench" compare -db "$db" -format json old new >"$d/$t.json" 2>>"$d/$t.log" || true
           ;;
-        ab | ab-proc | ab-80 | ab-long)
+        ab | ab-t1 | ab-proc | ab-80 | ab-long)
           flags=${AB_FLAGS:-}
+          [ "$meth" = ab-t1 ] && flags="$flags -threshold 0.01"
           [ "$meth" = ab-proc ] && flags="$flags -pairing processes -mi 2 -wi 1 -min-ops 1"
           [ "$meth" = ab-80 ] && flags="$flags -max-rounds 80 -budget-per-benchmark 0"
           [ "$meth" = ab-long ] && flags="$flags -max-rounds 200 -budget-per-benchmark 0"
