@@ -688,7 +688,7 @@ func (s *Session) turns(ctx context.Context, b *Benchmark) error {
 			if i < s.cfg.Warmup {
 				coord.Phase = bench.Warmup
 			}
-			ms[side] = append(ms[side], parallelMeasurement(b.Key, coord, it, s.cfg.Benchmem))
+			ms[side] = append(ms[side], iterationMeasurement(b.Key, coord, it, s.cfg.Benchmem))
 		}
 		return true
 	})

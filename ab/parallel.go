@@ -643,8 +643,8 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 					phase = bench.Warmup
 				}
 				coord := bench.Coord{Instance: s.instance, SuiteRun: r, Fork: r, Iteration: i, Phase: phase}
-				olds[i] = parallelMeasurement(t.old.Key, coord, p.Old, cfg.Benchmem)
-				news[i] = parallelMeasurement(t.old.Key, coord, p.New, cfg.Benchmem)
+				olds[i] = iterationMeasurement(t.old.Key, coord, p.Old, cfg.Benchmem)
+				news[i] = iterationMeasurement(t.old.Key, coord, p.New, cfg.Benchmem)
 				if phase == bench.Measure {
 					if it := (p.Old.Duration + p.New.Duration) / 2; it > 0 {
 						skews = append(skews, p.Skew().Seconds()/it.Seconds())
@@ -675,11 +675,12 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 	return skews, nil
 }
 
-// parallelMeasurement is one side's iteration as a stored measurement, with
-// the values its result line has (sec/op, B/s from b.SetBytes, B/op and
-// allocs/op with benchmem, b.ReportMetric's, which replace the computed
-// ones of the same unit) and, from the probe, cpu-sec/op.
-func parallelMeasurement(key bench.Key, coord bench.Coord, it duet.Iteration, benchmem bool) bench.Measurement {
+// iterationMeasurement is one side's iteration of a duet or of a round in
+// turns as a stored measurement, with the values its result line has
+// (sec/op, B/s from b.SetBytes, B/op and allocs/op with benchmem,
+// b.ReportMetric's, which replace the computed ones of the same unit) and,
+// from the probe, cpu-sec/op.
+func iterationMeasurement(key bench.Key, coord bench.Coord, it duet.Iteration, benchmem bool) bench.Measurement {
 	n := max(it.N, 1)
 	m := bench.Measurement{Key: key, Coord: coord, N: it.N, Start: it.Start, End: it.End}
 	put := func(v bench.Value) {
