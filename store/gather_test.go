@@ -509,7 +509,7 @@ func testLoadInputsGathers(t *testing.T, open opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, ws, err := LoadInputs(path, ins)
+	runs, ws, err := LoadInputs(path, ins, bench.DefaultReadOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

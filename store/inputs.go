@@ -12,10 +12,11 @@ import (
 // LoadInputs loads each input as mbench compare takes it: a result file
 // when one exists at its path, and otherwise a run of the store at db (an
 // id, id prefix, label or "latest"), opened read-only only when needed.
-// A label gathers every run with that label into one (Store.Gather). Each
-// run gets its input's label. Problems in result files that do not stop
-// their reading, and what gathering a label found, come back as warnings.
-func LoadInputs(db string, ins []bench.Input) (runs []*bench.Run, warnings []error, err error) {
+// Files are read under the limits of opts. A label gathers every run with
+// that label into one (Store.Gather). Each run gets its input's label.
+// Problems in result files that do not stop their reading, and what
+// gathering a label found, come back as warnings.
+func LoadInputs(db string, ins []bench.Input, opts bench.ReadOptions) (runs []*bench.Run, warnings []error, err error) {
 	var st *Store
 	defer func() {
 		if st != nil {
@@ -25,7 +26,7 @@ func LoadInputs(db string, ins []bench.Input) (runs []*bench.Run, warnings []err
 	for _, in := range ins {
 		var run *bench.Run
 		if _, err := os.Stat(in.Path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			r, ws, err := bench.ReadFile(in.Path)
+			r, ws, err := opts.ReadFile(in.Path)
 			warnings = append(warnings, ws...)
 			if err != nil {
 				return nil, warnings, err
