@@ -40,25 +40,38 @@ func init() {
 	})
 }
 
-// doctor checks the machine and the test binaries named.
+// doctor checks the machine and the test binaries named, and says what
+// it could not check.
 func doctor(e *env, bins []string) error {
 	wd, _ := os.Getwd()
 	p := run.Detect(context.Background(), wd)
 	fmt.Fprint(e.stdout, p.Header())
 	warnings := run.PlatformWarnings(p)
+	var unchecked []string
 	for _, bin := range bins {
-		if _, err := os.Stat(bin); err != nil {
+		c, err := run.CheckBinary(bin)
+		if err != nil {
 			return err
 		}
-		warnings = append(warnings, run.BinaryWarnings(bin, nil)...)
+		warnings = append(warnings, c.Problems...)
+		unchecked = append(unchecked, c.Unchecked...)
 	}
 	if len(warnings) == 0 {
 		fmt.Fprintln(e.stdout, "\nno problems found")
-		return nil
+	} else {
+		fmt.Fprintln(e.stdout)
+		for _, w := range warnings {
+			fmt.Fprintf(e.stdout, "- %s\n", w)
+		}
 	}
-	fmt.Fprintln(e.stdout)
-	for _, w := range warnings {
-		fmt.Fprintf(e.stdout, "- %s\n", w)
+	if len(unchecked) > 0 {
+		fmt.Fprintln(e.stdout, "\nnot checked:")
+		for _, u := range unchecked {
+			fmt.Fprintf(e.stdout, "- %s\n", u)
+		}
+	}
+	if len(warnings) == 0 {
+		return nil
 	}
 	if len(warnings) == 1 {
 		return fmt.Errorf("1 problem found")
@@ -69,6 +82,9 @@ func doctor(e *env, bins []string) error {
 // doctorNoise measures the machine's noise for d, prints it and keeps it
 // in dir for the runs that follow.
 func doctorNoise(e *env, d time.Duration, dir string) error {
+	if err := checkNoiseDir(dir); err != nil {
+		return err
+	}
 	ctx, stopSignals := interruptContext(e.stderr)
 	defer stopSignals()
 	fmt.Fprintf(e.stderr, "mbench: measuring the noise on every CPU for %v\n", d)
@@ -84,4 +100,14 @@ func doctorNoise(e *env, d time.Duration, dir string) error {
 	}
 	fmt.Fprintf(e.stderr, "mbench: noise kept in %s for the runs that follow\n", filepath.Join(dir, run.NoiseFile))
 	return nil
+}
+
+// checkNoiseDir checks, before the noise is measured, that it can be kept
+// in dir, beside the result database of -db, creating dir as SaveNoise
+// would.
+func checkNoiseDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return usagef("-db: cannot keep the noise beside the result database: %v", err)
+	}
+	return checkOutput("-db", filepath.Join(dir, run.NoiseFile))
 }

@@ -278,6 +278,18 @@ func TestGolden(t *testing.T) {
 		// them out of the count of problems.
 		g.check("doctor/binaries", exitError, "doctor", "noopt.test", "cover.test", "fake.test")
 		g.check("doctor/missing-binary", exitError, "doctor", "nope.test")
+		// A text file and a directory are no test binaries; of the
+		// text file, how it was built cannot be known.
+		if err := os.WriteFile("passwd", []byte("root:x:0:0:root:/root:/bin/sh\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir("results", 0o777); err != nil {
+			t.Fatal(err)
+		}
+		g.check("doctor/not-binaries", exitError, "doctor", "passwd", "results")
+		// The noise is kept beside the database: a place that takes no
+		// file fails before the noise is measured.
+		g.check("doctor/noise-unwritable", exitUsage, "doctor", "-noise", "-db", "/proc/mbench/m.db")
 	})
 }
 
@@ -292,7 +304,8 @@ func twoCPUs() bool {
 // fakes are the test binaries the golden tests run, in a directory of
 // their own: fake.test, old.test and new.test are fakebench under three
 // names (three versions; see its doc), noopt.test and cover.test are
-// fakebench built without optimisation and with coverage, for doctor.
+// fakebench built without optimisation and with coverage, for doctor. All
+// are built by go test -c, as test binaries are.
 type fakes struct{ dir string }
 
 var fakeNames = []string{"fake.test", "old.test", "new.test", "noopt.test", "cover.test"}
@@ -309,7 +322,7 @@ func buildFakes(t *testing.T) fakes {
 		{"cover.test", []string{"-cover"}},
 	}
 	for _, b := range builds {
-		args := append(append([]string{"build", "-o", filepath.Join(dir, b.out)}, b.args...), "./testdata/fakebench")
+		args := append(append([]string{"test", "-c", "-o", filepath.Join(dir, b.out)}, b.args...), "./testdata/fakebench")
 		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
