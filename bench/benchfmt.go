@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
 )
 
 // annotationPrefix starts the lines mbench adds to the Go benchmark format to
@@ -51,8 +51,8 @@ type annotation struct {
 // -bench` output, benchstat's inputs, or what WriteBenchfmt wrote) from r.
 // name is the file name used in messages.
 //
-// Problems in the data — malformed result lines, non-finite values — do
-// not stop reading: each is returned in warnings with its file and line,
+// Problems in the data — malformed result lines, values that cannot be
+// (CheckValue) — do not stop reading: each is returned in warnings with its file and line,
 // and the line is skipped. err reports only failures to read r, and an
 // input longer than DefaultReadOptions allow.
 func ReadBenchfmt(r io.Reader, name string) (run *Run, warnings []error, err error) {
@@ -260,7 +260,7 @@ type iterKey struct {
 // coordinates are zero but for the version, which the "version"
 // configuration key gives (and which is therefore not in the configuration,
 // as "pkg", which gives the key's package, is not). It rejects non-positive
-// iteration counts and non-finite values.
+// iteration counts and values that cannot be (CheckValue).
 func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 	var m Measurement
 	m.Key.Package = rec.GetConfig("pkg")
@@ -286,10 +286,17 @@ func FromBenchfmt(rec *benchfmt.Result, prev []Config) (Measurement, error) {
 	}
 	m.Values = make([]Value, 0, len(rec.Values))
 	for _, v := range rec.Values {
-		if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
-			return m, fmt.Errorf("%s value %v is not a finite number", v.Unit, v.Value)
+		v := Value{Value: v.Value, Unit: v.Unit, OrigValue: v.OrigValue, OrigUnit: v.OrigUnit}
+		// benchfmt.Reader leaves a value in its unit when tidying does
+		// not change it, as for 0 ns/op; analyses look for the tidy
+		// unit, and would not see it.
+		if _, tidy := benchunit.Tidy(1, v.Unit); v.OrigUnit == "" && tidy != v.Unit {
+			v = Value{Value: v.Value, Unit: tidy, OrigValue: v.Value, OrigUnit: v.Unit}
 		}
-		m.Values = append(m.Values, Value{Value: v.Value, Unit: v.Unit, OrigValue: v.OrigValue, OrigUnit: v.OrigUnit})
+		if err := CheckValue(v); err != nil {
+			return m, err
+		}
+		m.Values = append(m.Values, v)
 	}
 	n := 0
 	for _, c := range rec.Config {

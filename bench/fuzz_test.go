@@ -184,6 +184,9 @@ func checkMeasurements(t *testing.T, run *Run) {
 				t.Fatalf("measurement %+v has a bad value %+v", m, v)
 			}
 		}
+		if err := m.CheckValues(); err != nil {
+			t.Fatalf("measurement %+v has a value that cannot be: %v", m, err)
+		}
 	}
 }
 

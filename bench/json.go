@@ -219,10 +219,11 @@ func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.L
 func (e *LineError) Unwrap() error { return e.Err }
 
 // ReadJSON reads a run in mbench's JSON Lines format. name is the file name
-// used in messages. A malformed record is returned in warnings with its
-// line and skipped, so that a file cut short by a crash still yields every
-// complete record; err reports only failures to read r, an input longer
-// than DefaultReadOptions allow, and a format this reader does not know.
+// used in messages. A malformed record, or one with a value that cannot be
+// (CheckValue), is returned in warnings with its line and skipped, so that
+// a file cut short by a crash still yields every complete record; err
+// reports only failures to read r, an input longer than DefaultReadOptions
+// allow, and a format this reader does not know.
 func ReadJSON(r io.Reader, name string) (run *Run, warnings []error, err error) {
 	return DefaultReadOptions.ReadJSON(r, name)
 }
@@ -391,6 +392,9 @@ func (jm *jsonMeasurement) measurement() (Measurement, error) {
 	for i, v := range jm.Values {
 		if v.Unit == "" {
 			return Measurement{}, fmt.Errorf("%s: value %v without a unit", jm.Name, v.Value)
+		}
+		if err := CheckValue(Value(v)); err != nil {
+			return Measurement{}, fmt.Errorf("%s: %v", jm.Name, err)
 		}
 		m.Values[i] = Value(v)
 	}
