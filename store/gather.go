@@ -20,7 +20,10 @@ const maxNamed = 3
 
 // LoadRef loads what ref names, as Resolve reads it: the run of an id, an
 // id prefix or "latest", or, for a label, every run with that label
-// gathered into one (Gather), with the warnings of gathering.
+// gathered into one (Gather), with the warnings of gathering. Unlike Load,
+// which returns what was stored, LoadRef, Gather and GatherResults leave
+// out measurements with values that cannot be (bench.CheckValue), with a
+// warning, as the readers of result files do.
 func (s *Store) LoadRef(ref string) (*bench.Run, []error, error) {
 	id, label, err := s.resolveRef(ref)
 	if err != nil {
@@ -30,7 +33,10 @@ func (s *Store) LoadRef(ref string) (*bench.Run, []error, error) {
 		return s.Gather(ref)
 	}
 	r, err := s.Load(id)
-	return r, nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, s.dropImpossible(r), nil
 }
 
 // Gather returns the runs labelled label as one run: the runs that share a
@@ -157,6 +163,7 @@ func (s *Store) GatherResults(runs []RunInfo) ([]*bench.Run, []error, error) {
 				if err != nil {
 					return nil, warnings, err
 				}
+				warnings = append(warnings, s.dropImpossible(r)...)
 				out = append(out, r)
 			}
 			continue
@@ -181,14 +188,17 @@ func (s *Store) gatherRuns(runs []RunInfo) (*bench.Run, []error, error) {
 	}
 	defer tx.Rollback()
 	parts := make([]*part, len(runs))
+	var dropped []error
 	for i, ri := range runs {
 		r, err := s.load(tx, ri.ID)
 		if err != nil {
 			return nil, nil, fmt.Errorf("store: gather: %w", err)
 		}
+		dropped = append(dropped, s.dropImpossible(r)...)
 		parts[i] = newPart(ri, r)
 	}
 	r, warnings, err := merge(parts)
+	warnings = append(dropped, warnings...)
 	if err != nil {
 		return nil, warnings, fmt.Errorf("store: gather: %w", err)
 	}

@@ -489,3 +489,32 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 	}
 	return tw.Flush()
 }
+
+// dropImpossible removes from r, just loaded, the measurements with a
+// value that cannot be (bench.CheckValue: negative times, bytes or
+// allocations, zero or absurd times per op), which the readers of result
+// files skip as well, and returns a warning naming the store, the run,
+// how many were skipped and the first of them. The store keeps what was
+// written to it; only what analyses read leaves them out.
+func (s *Store) dropImpossible(r *bench.Run) []error {
+	var (
+		first   error
+		dropped int
+	)
+	kept := r.Measurements[:0]
+	for _, m := range r.Measurements {
+		if err := m.CheckValues(); err != nil {
+			if dropped == 0 {
+				first = fmt.Errorf("%s, fork %d, iteration %d: %v", m.Key, m.Coord.Fork, m.Coord.Iteration, err)
+			}
+			dropped++
+			continue
+		}
+		kept = append(kept, m)
+	}
+	r.Measurements = kept
+	if dropped == 0 {
+		return nil
+	}
+	return []error{fmt.Errorf("%s: run %s: %d measurements skipped, with values that cannot be; the first: %v", s.path, r.ID, dropped, first)}
+}
