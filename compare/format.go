@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/mbench/mbench/bench"
-	"golang.org/x/perf/benchunit"
 )
 
 // A Format is an output format of a comparison.
@@ -97,33 +97,45 @@ func (r *Result) verdictWord(row *Row) string {
 	return w
 }
 
-// scale formats v in the metric's unit class, as benchstat does.
+// scale formats v in the metric's unit, as benchstat does, within a
+// bounded width (bench.FormatValue).
 func (r *Result) scale(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return benchunit.Scale(v, benchunit.ClassOf(r.Metric))
+	return bench.FormatValue(v, r.Metric)
 }
+
+// maxPercent is the largest magnitude pct writes with two decimals,
+// "999999.99%"; a larger one is in exponent form, "1.00e+08%", so that no
+// change takes more than eleven characters.
+const maxPercent = 1e6
 
 // pct formats a fraction as a percentage; signed adds "+" to positive
 // values. An infinite change, from 0 to something, is "∞".
 func pct(f float64, signed bool) string {
 	var s string
-	switch {
+	switch p := 100 * f; {
 	case math.IsNaN(f):
 		return "-"
 	case math.IsInf(f, -1):
 		return "-∞"
 	case math.IsInf(f, 1):
 		s = "∞"
+	case math.Abs(p) < maxPercent:
+		s = strconv.FormatFloat(p, 'f', 2, 64) + "%"
 	default:
-		s = strconv.FormatFloat(100*f, 'f', 2, 64) + "%"
+		// 100*f can overflow float64 where f does not.
+		s = new(big.Float).Mul(big.NewFloat(f), big.NewFloat(100)).Text('e', 2) + "%"
 	}
-	if signed && f >= 0 {
+	if signed && f >= 0 && !strings.HasPrefix(s, "-") {
 		s = "+" + s
 	}
 	return s
 }
+
+// FormatChange formats a relative change f (new/old - 1) as the tables of
+// a comparison do: a signed percentage with two decimals, "+10.53%", in
+// exponent form beyond ±999999.99%, "∞" for a change from 0 and "-" for
+// none.
+func FormatChange(f float64) string { return pct(f, true) }
 
 func (row *Row) interval() string {
 	if math.IsNaN(row.Ratio.Lo) {

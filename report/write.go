@@ -8,10 +8,11 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
-	"golang.org/x/perf/benchunit"
 )
 
 // A Format is an output format of Write.
@@ -69,11 +70,20 @@ func (r *Report) notes() []string {
 
 // slope formats a log-log slope as a complexity hint: "≈ n^1.02 [0.98, 1.06]".
 func slope(param string, iv interval) string {
-	s := fmt.Sprintf("≈ %s^%.2f", cmp.Or(param, "x"), iv.Center)
+	s := fmt.Sprintf("≈ %s^%s", cmp.Or(param, "x"), exponent(iv.Center))
 	if !math.IsNaN(iv.Lo) && !math.IsNaN(iv.Hi) {
-		s += fmt.Sprintf(" [%.2f, %.2f]", iv.Lo, iv.Hi)
+		s += fmt.Sprintf(" [%s, %s]", exponent(iv.Lo), exponent(iv.Hi))
 	}
 	return s
+}
+
+// exponent formats a slope with two decimals, or in exponent form when it
+// is too large for that to stay short (parameters that hardly differ).
+func exponent(x float64) string {
+	if math.Abs(x) < 1e4 {
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(x, 'e', 2, 64)
 }
 
 func (r *Report) writeMarkdown(w io.Writer) error {
@@ -143,10 +153,7 @@ func (r *Report) writeText(w io.Writer) error {
 }
 
 func (r *Report) scale(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return benchunit.Scale(v, benchunit.ClassOf(r.Unit))
+	return bench.FormatValue(v, r.Unit)
 }
 
 func (r *Report) scaledInterval(lo, hi float64) string {
@@ -156,12 +163,7 @@ func (r *Report) scaledInterval(lo, hi float64) string {
 	return "[" + r.scale(lo) + ", " + r.scale(hi) + "]"
 }
 
-func pctChange(f float64) string {
-	if math.IsNaN(f) {
-		return "-"
-	}
-	return fmt.Sprintf("%+.2f%%", 100*f)
-}
+func pctChange(f float64) string { return compare.FormatChange(f) }
 
 func toInterval(c, lo, hi float64) interval { return interval{Center: c, Lo: lo, Hi: hi} }
 
