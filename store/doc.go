@@ -1,7 +1,8 @@
 // Package store keeps benchmark results durably in an embedded SQLite
 // database (modernc.org/sqlite, pure Go), by default .mbench/mbench.db, or
 // in a PostgreSQL database that many machines share (github.com/jackc/pgx,
-// through database/sql), named by a postgres:// URL. Both have the same
+// through database/sql), named by a postgres:// URL or a keyword/value
+// connection string ("host=db dbname=bench"). Both have the same
 // schema, migrations and guarantees; the sections below say where they
 // differ. Copy moves runs from one store to another.
 //

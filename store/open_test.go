@@ -366,3 +366,55 @@ func TestFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyValue checks that keyword/value connection strings are taken for
+// PostgreSQL, so that none becomes the name of an SQLite file, and that
+// Redact hides their password, quoted or not.
+func TestKeyValue(t *testing.T) {
+	for _, tc := range []struct {
+		dsn    string
+		pg     bool
+		redact string
+	}{
+		{"host=db.example password=secret dbname=bench", true, "host=db.example password=xxxxx dbname=bench"},
+		{"dbname=bench", true, "dbname=bench"},
+		{"  user = ci password = 'a b\\' c' host=/run/postgresql", true, "  user = ci password = xxxxx host=/run/postgresql"},
+		{"password=secret", true, "password=xxxxx"},
+		// Server settings may come first in a string with several pairs.
+		{"search_path=x host=db", true, "search_path=x host=db"},
+		// Files.
+		{"results=1.db", false, "results=1.db"},
+		{"m.db", false, "m.db"},
+		{".mbench/host=x.db", false, ".mbench/host=x.db"},
+	} {
+		if got := isPostgres(tc.dsn); got != tc.pg {
+			t.Errorf("isPostgres(%q) = %v, want %v", tc.dsn, got, tc.pg)
+		}
+		if tc.pg && (Dir(tc.dsn) != "" || Files(tc.dsn) != nil) {
+			t.Errorf("%q: Dir %q, Files %q: a PostgreSQL store has no files", tc.dsn, Dir(tc.dsn), Files(tc.dsn))
+		}
+		if got := Redact(tc.dsn); got != tc.redact {
+			t.Errorf("Redact(%q) = %q, want %q", tc.dsn, got, tc.redact)
+		}
+	}
+}
+
+// TestOpenKeyValueNowhere opens a keyword/value string naming a server
+// that is not there: the error names the server without the password, and
+// no file is created.
+func TestOpenKeyValueNowhere(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const secret = "s3cr3t-pw"
+	for _, ro := range []bool{false, true} {
+		_, err := open("host=127.0.0.1 port=1 user=ci password="+secret+" dbname=bench connect_timeout=5", ro)
+		if err == nil || !strings.Contains(err.Error(), "postgres://ci@127.0.0.1:1/bench") || !strings.Contains(err.Error(), "cannot connect") {
+			t.Errorf("open (read-only %v): %v, want it to name the server and say it cannot connect", ro, err)
+		}
+		if err != nil && strings.Contains(err.Error(), secret) {
+			t.Errorf("open (read-only %v): the error shows the password: %v", ro, err)
+		}
+	}
+	if ents, _ := os.ReadDir("."); len(ents) > 0 {
+		t.Errorf("opening a keyword/value string created %v", ents)
+	}
+}

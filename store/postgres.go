@@ -21,10 +21,42 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// isPostgres reports whether dsn names a PostgreSQL store (a postgres:// or
-// postgresql:// URL) rather than an SQLite file.
+// isPostgres reports whether dsn names a PostgreSQL store rather than an
+// SQLite file: a postgres:// or postgresql:// URL, or a keyword/value
+// connection string (keyValue).
 func isPostgres(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") || keyValue(dsn)
+}
+
+// keyValue reports whether dsn is a libpq keyword/value connection string,
+// "host=db.example dbname=bench user=ci": one that starts with a keyword
+// of libpq's and '=', or with any word and '=' and holds a space, as
+// settings of the server ("search_path=x") may come first. A file name
+// such as "results=1.db" is neither; a file whose name begins with
+// "dbname=" cannot be a store, which keeps a connection string, and the
+// password in it, from ever becoming a file's name.
+func keyValue(dsn string) bool {
+	m := keywordRE.FindStringSubmatch(dsn)
+	return m != nil && (slices.Contains(libpqKeywords, m[1]) || strings.ContainsAny(dsn, " \t\n"))
+}
+
+// keywordRE matches the first keyword of a keyword/value string.
+var keywordRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=`)
+
+// libpqKeywords are the keywords of libpq's connection strings
+// (PostgreSQL documentation, "Connection Strings", 34.1.2 Parameter Key
+// Words) that a connection string may start with.
+var libpqKeywords = []string{
+	"host", "hostaddr", "port", "dbname", "user", "password", "passfile",
+	"require_auth", "channel_binding", "connect_timeout", "client_encoding",
+	"options", "application_name", "fallback_application_name", "keepalives",
+	"keepalives_idle", "keepalives_interval", "keepalives_count",
+	"tcp_user_timeout", "replication", "gssencmode", "sslmode", "requiressl",
+	"sslnegotiation", "sslcompression", "sslcert", "sslkey", "sslpassword",
+	"sslcertmode", "sslrootcert", "sslcrl", "sslcrldir", "sslsni",
+	"requirepeer", "ssl_min_protocol_version", "ssl_max_protocol_version",
+	"krbsrvname", "gsslib", "gssdelegation", "service", "target_session_attrs",
+	"load_balance_hosts",
 }
 
 // connectTimeout bounds the wait for a PostgreSQL server that does not
@@ -41,9 +73,9 @@ const idleInTx = "1min"
 // whose bytes spell "mbench\x00w".
 const writeLock = 0x6d62656e63680077
 
-// openPostgres opens the PostgreSQL store that the URL dsn names. The
-// Store's path, which its messages name, is the server and database without
-// the password.
+// openPostgres opens the PostgreSQL store that dsn, a URL or a
+// keyword/value string, names. The Store's path, which its messages name,
+// is the server and database without the password.
 func openPostgres(dsn string, readOnly bool) (*Store, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -117,6 +149,9 @@ func Redact(dsn string) string {
 	if !isPostgres(dsn) {
 		return dsn
 	}
+	if keyValue(dsn) {
+		return kvPasswordRE.ReplaceAllString(dsn, "${1}xxxxx")
+	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		dsn = userinfoRE.ReplaceAllString(dsn, "${1}xxxxx@")
@@ -138,6 +173,11 @@ var (
 	passwordRE = regexp.MustCompile(`([?&]password=)[^&]*`)
 )
 
+// kvPasswordRE matches the password of a keyword/value string: the value
+// after "password =", quoted ('a b', with \' and \\ inside) or up to the
+// next space.
+var kvPasswordRE = regexp.MustCompile(`((?:^|\s)password\s*=\s*)(?:'(?:[^'\\]|\\.)*'?|\S*)`)
+
 // unwrapParse returns the reason of a pgx parse error without the URL it
 // quotes.
 func unwrapParse(err error) error {
@@ -145,7 +185,7 @@ func unwrapParse(err error) error {
 	if errors.As(err, &pe) && pe.Unwrap() != nil {
 		return pe.Unwrap()
 	}
-	return errors.New("invalid PostgreSQL URL")
+	return errors.New("invalid PostgreSQL connection string")
 }
 
 // connectError returns the reason a connection failed: the server's

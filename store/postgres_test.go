@@ -177,6 +177,27 @@ func TestPostgresOpenFaults(t *testing.T) {
 	}
 }
 
+// TestOpenKeyValue opens a store through a keyword/value connection
+// string, as libpq writes them, and names it without the password.
+func TestOpenKeyValue(t *testing.T) {
+	cfg, err := pgx.ParseConfig(pgtest.DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv := fmt.Sprintf("host=%s port=%d dbname=%s user=%s password='not used'", cfg.Host, cfg.Port, cfg.Database, cfg.User)
+	s, err := Open(kv)
+	if err != nil {
+		t.Fatalf("Open(%q): %v", Redact(kv), err)
+	}
+	defer s.Close()
+	if !s.pg || !strings.Contains(s.Name(), cfg.Database) || strings.Contains(s.Name(), "not used") {
+		t.Errorf("store %q (PostgreSQL %v), want the database %s without the password", s.Name(), s.pg, cfg.Database)
+	}
+	if _, err := s.CreateRun(&bench.Run{Label: "kv"}); err != nil {
+		t.Error(err)
+	}
+}
+
 // TestConnectionLost ends the server's session of a store between two
 // Appends, as a restarted server or a broken network would: the Append
 // fails with ErrConnectionLost, naming the server; so does every later
