@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/mbench/mbench/bench"
@@ -37,9 +39,9 @@ type Copied struct {
 // databases, in any combination. Copy returns what it did with each run,
 // up to the error that stopped it.
 func Copy(src, dst *Store, refs ...string) ([]Copied, error) {
-	ids, err := src.copyIDs(refs)
+	ids, err := src.copyIDs("", refs)
 	if err != nil {
-		return nil, fmt.Errorf("store: copy from %s: %w", src.path, err)
+		return nil, err
 	}
 	return copyRuns(src, dst, ids)
 }
@@ -47,33 +49,38 @@ func Copy(src, dst *Store, refs ...string) ([]Copied, error) {
 // CopyLabel copies every run of src with label from src to dst, oldest
 // first, as Copy does: the shards of one result, for example.
 func CopyLabel(src, dst *Store, label string) ([]Copied, error) {
-	ids, err := src.labelIDs(label)
+	ids, err := src.copyIDs(label, nil)
 	if err != nil {
 		return nil, err
-	}
-	if len(ids) == 0 {
-		return nil, fmt.Errorf("store: copy from %s: no run has label %q", src.path, label)
 	}
 	return copyRuns(src, dst, ids)
 }
 
-// copyIDs returns the ids of the runs refs name, each once, in the order
-// of refs; all runs, oldest first, for no refs.
-func (s *Store) copyIDs(refs []string) ([]string, error) {
-	if len(refs) == 0 {
-		return s.column("SELECT id FROM runs ORDER BY num")
-	}
+// copyIDs returns the ids of the runs with label, oldest first, when label
+// is not empty, and otherwise those refs name, each once, in the order of
+// refs: all runs, oldest first, for no refs.
+func (s *Store) copyIDs(label string, refs []string) ([]string, error) {
 	var ids []string
+	var err error
+	switch {
+	case label != "":
+		if ids, err = s.labelIDs(label); err == nil && len(ids) == 0 {
+			err = fmt.Errorf("no run has label %q", label)
+		}
+	case len(refs) == 0:
+		ids, err = s.column("SELECT id FROM runs ORDER BY num")
+	}
 	for _, ref := range refs {
-		id, label, err := s.resolveRef(ref)
-		if err != nil {
-			return nil, err
+		id, isLabel, rerr := s.resolveRef(ref)
+		if rerr != nil {
+			err = rerr
+			break
 		}
 		named := []string{id}
-		if label {
+		if isLabel {
 			// A label names all its runs, as it does for Gather.
 			if named, err = s.labelIDs(ref); err != nil {
-				return nil, err
+				break
 			}
 		}
 		for _, id := range named {
@@ -81,6 +88,9 @@ func (s *Store) copyIDs(refs []string) ([]string, error) {
 				ids = append(ids, id)
 			}
 		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: copy from %s: %w", s.path, err)
 	}
 	return ids, nil
 }
@@ -227,10 +237,13 @@ func WriteCopied(w io.Writer, cs []Copied, dst string) error {
 }
 
 // CopyFiles is mbench store copy: it opens the store src names
-// read-only and the store dst names (an SQLite file is created when
-// missing), copies the runs of label, or those refs name (Copy), and
-// writes what it did to w. The error of a copy that stopped midway says
-// that the same call copies the rest; no message shows a password.
+// read-only, finds the runs of label, or those refs name (Copy), and only
+// then opens the store dst names (an SQLite file is created when
+// missing), copies them and writes what it did to w. A missing SQLite
+// destination that gets no run is removed again: a copy that found
+// nothing to copy, or failed before its first run was in, leaves no empty
+// store behind. The error of a copy that stopped midway says that the same
+// call copies the rest; no message shows a password.
 func CopyFiles(w io.Writer, src, dst, label string, refs ...string) error {
 	if label != "" && len(refs) > 0 {
 		return errors.New("store: copy: a label and runs: give one")
@@ -242,23 +255,65 @@ func CopyFiles(w io.Writer, src, dst, label string, refs ...string) error {
 		return err
 	}
 	defer from.Close()
+	ids, err := from.copyIDs(label, refs)
+	if err != nil {
+		return fmt.Errorf("%w; nothing copied", err)
+	}
+	if len(ids) == 0 {
+		return WriteCopied(w, nil, Redact(dst)) // an empty store
+	}
+	created := toCreate(dst)
 	to, err := Open(dst)
 	if err != nil {
+		created.remove()
 		return err
 	}
-	defer to.Close()
-	var copied []Copied
-	if label != "" {
-		copied, err = CopyLabel(from, to, label)
-	} else {
-		copied, err = Copy(from, to, refs...)
+	copied, err := copyRuns(from, to, ids)
+	cerr := to.Close()
+	if !slices.ContainsFunc(copied, func(c Copied) bool { return !c.Skipped }) {
+		created.remove()
 	}
 	// to.Name, not dst: a PostgreSQL URL may hold a password.
 	if werr := WriteCopied(w, copied, to.Name()); err == nil {
 		err = werr
 	}
-	if err != nil {
+	switch {
+	case err != nil && len(copied) == 0:
+		return fmt.Errorf("%w; nothing copied", err)
+	case err != nil:
 		return fmt.Errorf("%w (the runs listed as copied are complete in %s; the same command copies the rest)", err, to.Name())
 	}
-	return nil
+	return cerr
+}
+
+// createdFiles are files and folders that Open creates for a new SQLite
+// store.
+type createdFiles []string
+
+// toCreate returns what Open(path) would create: the store's files and
+// the folders above it that do not exist yet, deepest first; none when
+// the store exists or is a PostgreSQL database.
+func toCreate(path string) createdFiles {
+	files := Files(path)
+	if files == nil {
+		return nil
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var dirs []string
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			break
+		}
+		dirs = append(dirs, dir)
+	}
+	return append(files, dirs...)
+}
+
+// remove removes the files and folders, as far as they exist.
+func (n createdFiles) remove() {
+	for _, f := range n {
+		os.Remove(f)
+	}
 }

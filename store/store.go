@@ -162,7 +162,8 @@ type Store struct {
 // upgrading the schema of a store an older mbench wrote.
 //
 // A path of the form postgres://... or postgresql://... (a libpq URL, such
-// as postgres://user:pass@host:5432/db or postgres:///db?host=/run/dir)
+// as postgres://user:pass@host:5432/db or postgres:///db?host=/run/dir),
+// or a libpq keyword/value string ("host=db.example dbname=bench user=ci")
 // opens a store in that PostgreSQL database instead: the schema and its
 // version, the migrations and the durability of each write are those of
 // an SQLite store. Open fails at once, naming the server but not the
@@ -215,19 +216,47 @@ func open(path string, readOnly bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db, err := sql.Open("sqlite", dsn(abs, readOnly))
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	s, err := openSQLite(abs, path, readOnly, false)
+	if err != nil && readOnly && immutableReadable(path, err) {
+		s, err = openSQLite(abs, path, readOnly, true)
 	}
-	s, err := openStore(db, path, readOnly, false)
 	if err != nil {
 		var e *sqlite.Error
 		if errors.As(err, &e) && e.Code()&0xff == sqliteNotADB {
 			return nil, fmt.Errorf("store: open %s: not an SQLite database (%v)", path, err)
 		}
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", path, explain(path, err))
 	}
 	return s, nil
+}
+
+// openSQLite opens the SQLite store at the absolute path abs, which path
+// names in messages; immutable opens it as a file nobody writes (see dsn).
+func openSQLite(abs, path string, readOnly, immutable bool) (*Store, error) {
+	db, err := sql.Open("sqlite", dsn(abs, readOnly, immutable))
+	if err != nil {
+		return nil, err
+	}
+	return openStore(db, path, readOnly, false)
+}
+
+// immutableReadable reports whether the store at path, which a read-only
+// open failed to read with err, can be read as immutable: a store in WAL
+// mode is read through its -shm file, which SQLite must create beside it
+// when it is missing, and cannot in a folder or on a file system that is
+// read-only. There nobody can write the store either (a writer needs its
+// -wal file), so that it may be read as it is, unless a -wal file that a
+// writer left holds commits, which only SQLite with its -shm file reads.
+func immutableReadable(path string, err error) bool {
+	var e *sqlite.Error
+	if !errors.As(err, &e) || (e.Code()&0xff != sqliteCantOpen && e.Code()&0xff != sqliteReadOnly) {
+		return false
+	}
+	if readOnly(path) == "" {
+		return false
+	}
+	fi, serr := os.Stat(path + "-wal")
+	return errors.Is(serr, fs.ErrNotExist) || serr == nil && fi.Size() == 0
 }
 
 // openStore readies the store in db, which path names, and closes db when
@@ -269,8 +298,10 @@ func openStore(db *sql.DB, path string, readOnly, pg bool) (*Store, error) {
 // busy_timeout can still wait for it, instead of failing with SQLITE_BUSY
 // when a read turns into a write. A read-only store's connection opens the
 // file with mode=ro, so that SQLite neither creates nor writes it, and sets
-// query_only as a second guard.
-func dsn(abs string, readOnly bool) string {
+// query_only as a second guard; immutable tells SQLite that nobody writes
+// the file, so that it reads it without locks or a -shm file (see
+// immutableReadable).
+func dsn(abs string, readOnly, immutable bool) string {
 	p := filepath.ToSlash(abs)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // Windows: file:/C:/dir/mbench.db
@@ -280,6 +311,9 @@ func dsn(abs string, readOnly bool) string {
 	if readOnly {
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(1)")
+		if immutable {
+			q.Set("immutable", "1")
+		}
 	} else {
 		q.Add("_pragma", "foreign_keys(1)")
 		q.Add("_pragma", "synchronous(FULL)")
@@ -434,6 +468,9 @@ func (s *Store) withTx(f func(tx *sql.Tx) error) error {
 		err = fmt.Errorf("%w %s: %w", ErrConnectionLost, s.path, err)
 		s.lost.CompareAndSwap(nil, &err)
 	}
+	if !s.pg && err != nil {
+		err = explain(s.path, err)
+	}
 	return err
 }
 
@@ -496,6 +533,9 @@ func (s *Store) writable(op string) error {
 func (s *Store) Close() error {
 	s.stmts.close()
 	if err := s.db.Close(); err != nil {
+		if !s.pg {
+			err = explain(s.path, err)
+		}
 		return fmt.Errorf("store: close %s: %w", s.path, err)
 	}
 	return nil

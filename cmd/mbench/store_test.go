@@ -38,11 +38,16 @@ func TestStoreCopy(t *testing.T) {
 	}
 	s.Close()
 
+	created := false
 	for _, tc := range []struct {
 		args string
 		code int
 		want []string
 	}{
+		// Nothing to copy: nothing is created (checked below until the
+		// first copy).
+		{"store copy nosuch SRC DST", exitError, []string{`resolve "nosuch"`, "nothing copied"}},
+		{"store copy -label pr-43 SRC DST", exitError, []string{`no run has label "pr-43"`, "nothing copied"}},
 		{"store copy -label pr-42 SRC DST", exitOK, []string{"copied  " + ids[0] + " (pr-42): running, 2 measurements", "2 runs copied (4 measurements), 0 skipped"}},
 		{"store copy SRC DST", exitOK, []string{"skipped " + ids[1] + " (pr-42): already in DST", "1 runs copied (2 measurements), 2 skipped"}},
 		{"store copy main SRC DST", exitOK, []string{"0 runs copied (0 measurements), 1 skipped"}},
@@ -63,6 +68,10 @@ func TestStoreCopy(t *testing.T) {
 			if !strings.Contains(out, w) {
 				t.Errorf("mbench %s: output does not contain %q:\n%s", tc.args, w, out)
 			}
+		}
+		created = created || code == exitOK
+		if _, err := os.Stat(filepath.Dir(dst)); err == nil && !created {
+			t.Errorf("mbench %s copied nothing but created %s", tc.args, filepath.Dir(dst))
 		}
 	}
 }
