@@ -71,15 +71,15 @@ func (s *Store) copyIDs(label string, refs []string) ([]string, error) {
 		ids, err = s.column("SELECT id FROM runs ORDER BY num")
 	}
 	for _, ref := range refs {
-		id, isLabel, rerr := s.resolveRef(ref)
+		id, label, rerr := s.resolveRef(ref)
 		if rerr != nil {
 			err = rerr
 			break
 		}
 		named := []string{id}
-		if isLabel {
+		if label != "" {
 			// A label names all its runs, as it does for Gather.
-			if named, err = s.labelIDs(ref); err != nil {
+			if named, err = s.labelIDs(label); err != nil {
 				break
 			}
 		}

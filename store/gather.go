@@ -29,8 +29,8 @@ func (s *Store) LoadRef(ref string) (*bench.Run, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if label {
-		return s.Gather(ref)
+	if label != "" {
+		return s.Gather(label)
 	}
 	r, err := s.Load(id)
 	if err != nil {

@@ -324,21 +324,24 @@ func intern(seen map[string]string, s string) string {
 // Resolve returns the id of the run ref names. ref is, in order of
 // precedence: an exact run id; "latest", the newest run; a label, naming the
 // newest run with that label; or a prefix of at least 4 characters of
-// exactly one run id. LoadRef loads what ref names, gathering all the
-// runs of a label.
+// exactly one run id. A label that is also the prefix of the id of a run
+// it does not label is ambiguous, an error listing both: more of the id
+// names the run, "label:" and the label names the label. LoadRef loads
+// what ref names, gathering all the runs of a label.
 func (s *Store) Resolve(ref string) (string, error) {
 	id, _, err := s.resolveRef(ref)
 	return id, err
 }
 
-// resolveRef is Resolve, also reporting whether ref is a label.
-func (s *Store) resolveRef(ref string) (id string, label bool, err error) {
+// resolveRef is Resolve, also returning the label ref names, "" when it
+// names no label.
+func (s *Store) resolveRef(ref string) (id, label string, err error) {
 	if ref == "" {
-		return "", false, errors.New("store: resolve: empty run reference")
+		return "", "", errors.New("store: resolve: empty run reference")
 	}
 	id, label, err = s.resolve(ref)
 	if err != nil {
-		return "", false, fmt.Errorf("store: resolve %q: %w", ref, err)
+		return "", "", fmt.Errorf("store: resolve %q: %w", ref, err)
 	}
 	return id, label, nil
 }
@@ -347,19 +350,61 @@ func (s *Store) resolveRef(ref string) (id string, label bool, err error) {
 // does not silently pick some run.
 const minPrefix = 4
 
-func (s *Store) resolve(ref string) (string, bool, error) {
-	id, err := s.resolveID(ref)
-	if err != nil || id != "" {
-		return id, false, err
+// LabelPrefix, before a label, makes a reference name that label only,
+// never a run whose id begins with it.
+const LabelPrefix = "label:"
+
+func (s *Store) resolve(ref string) (id, label string, err error) {
+	if id, err = s.resolveID(ref); err != nil || id != "" {
+		return id, "", err
 	}
-	err = s.db.QueryRow("SELECT id FROM runs WHERE label = ? ORDER BY num DESC LIMIT 1", ref).Scan(&id)
-	if err == nil {
-		return id, true, nil
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return "", false, err
+	label, only := strings.CutPrefix(ref, LabelPrefix)
+	if !only {
+		label = ref
+	}
+	err = s.db.QueryRow("SELECT id FROM runs WHERE label = ? ORDER BY num DESC LIMIT 1", label).Scan(&id)
+	switch {
+	case err == nil && only:
+		return id, label, nil
+	case err == nil:
+		return id, label, s.labelOrPrefix(ref)
+	case !errors.Is(err, sql.ErrNoRows):
+		return "", "", err
+	case only:
+		return "", "", fmt.Errorf("no run in %s has label %q", s.path, label)
 	}
 	id, err = s.resolvePrefix(ref)
-	return id, false, err
+	return id, "", err
+}
+
+// labelOrPrefix fails when the label ref is also the prefix of the id of
+// a run it does not label, naming the runs of both.
+func (s *Store) labelOrPrefix(ref string) error {
+	if len(ref) < minPrefix {
+		return nil
+	}
+	prefixed, err := s.column(`SELECT id FROM runs WHERE substr(id, 1, ?) = ? AND label <> ?
+		ORDER BY num DESC`, len(ref), ref, ref)
+	if err != nil || len(prefixed) == 0 {
+		return err
+	}
+	labelled, err := s.column("SELECT id FROM runs WHERE label = ? ORDER BY num DESC", ref)
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("ambiguous: the label of %s and the start of the id of %s; give more of the id for the run, or %s%s for the label",
+		runList(labelled), runList(prefixed), LabelPrefix, ref)
+}
+
+// runList names the runs with ids, "run ID" or "runs ID, ID, ...".
+func runList(ids []string) string {
+	if len(ids) == 1 {
+		return "run " + ids[0]
+	}
+	if len(ids) > maxListed {
+		return fmt.Sprintf("runs %s, ... (%d more)", strings.Join(ids[:maxListed], ", "), len(ids)-maxListed)
+	}
+	return "runs " + strings.Join(ids, ", ")
 }
 
 // resolveID returns ref when it is a run's id, the newest run's id when it

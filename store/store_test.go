@@ -421,6 +421,10 @@ func testResolve(t *testing.T, open opener) {
 		{ID: "bbbb3333dddd", Label: "feature"},
 		{ID: "cccc4444eeee"},
 		{ID: "dddd5555ffff", Label: "cccc"}, // a label that is also an id prefix
+		{ID: "eeee6666aaaa", Label: "eeee"}, // a label that is its run's id prefix
+		{ID: "ffff7777bbbb", Label: "main"},
+		{ID: "ffff8888cccc"},
+		{ID: "ffff9999dddd", Label: "ffff"}, // and also another's
 	} {
 		if _, err := s.CreateRun(&r); err != nil {
 			t.Fatal(err)
@@ -430,10 +434,14 @@ func testResolve(t *testing.T, open opener) {
 		{"aaaa1111bbbb", "aaaa1111bbbb"},
 		{"bbbb", "bbbb3333dddd"},
 		{"cccc4444", "cccc4444eeee"},
-		{"main", "aaaa2222cccc"}, // the newer of two
+		{"main", "ffff7777bbbb"}, // the newest of three
 		{"feature", "bbbb3333dddd"},
-		{"latest", "dddd5555ffff"},
-		{"cccc", "dddd5555ffff"}, // labels take precedence over prefixes
+		{"latest", "ffff9999dddd"},
+		{"eeee", "eeee6666aaaa"},
+		{"label:cccc", "dddd5555ffff"},
+		{"label:ffff", "ffff9999dddd"},
+		{"label:main", "ffff7777bbbb"},
+		{"cccc4", "cccc4444eeee"},
 	} {
 		got, err := s.Resolve(tc.ref)
 		if err != nil || got != tc.want {
@@ -445,7 +453,11 @@ func testResolve(t *testing.T, open opener) {
 		want []string // substrings of the error
 	}{
 		{"aaaa", []string{"ambiguous", "aaaa2222cccc (main), aaaa1111bbbb (main)"}},
-		{"nope", []string{s.path, "labels: cccc, feature, main"}},
+		// A label that is also the start of other runs' ids.
+		{"cccc", []string{"ambiguous: the label of run dddd5555ffff and the start of the id of run cccc4444eeee", "label:cccc"}},
+		{"ffff", []string{"ambiguous: the label of run ffff9999dddd and the start of the id of runs ffff8888cccc, ffff7777bbbb"}},
+		{"label:nope", []string{`has label "nope"`}},
+		{"nope", []string{s.path, "labels: ffff, main, eeee, cccc, feature"}},
 		{"bbb", []string{"at least 4 characters"}},
 		{"", []string{"empty"}},
 	} {
@@ -459,5 +471,9 @@ func testResolve(t *testing.T, open opener) {
 				t.Errorf("Resolve(%q): err = %v, want it to contain %q", tc.ref, err, w)
 			}
 		}
+	}
+	// LoadRef gathers the label it is given with "label:".
+	if r, _, err := s.LoadRef("label:cccc"); err != nil || r.Label != "cccc" || r.ID != "dddd5555ffff" {
+		t.Errorf("LoadRef(label:cccc) = %v, want run dddd5555ffff labelled cccc", err)
 	}
 }
