@@ -174,17 +174,17 @@ func (r *Result) names() (pkg string, name func(bench.Key) string) {
 }
 
 func (r *Result) writeText(w io.Writer) error {
-	fmt.Fprintln(w, r.header())
+	fmt.Fprintln(w, EscapeText(r.header()))
 	pkg, name := r.names()
 	if pkg != "" {
-		fmt.Fprintf(w, "pkg: %s\n", pkg)
+		fmt.Fprintf(w, "pkg: %s\n", EscapeText(pkg))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "benchmark\t%s\tn\t%s\tn\tchange\t%s%% CI\tverdict\t\n", r.OldLabel, r.NewLabel, Percent(r.Level))
+	fmt.Fprintf(tw, "benchmark\t%s\tn\t%s\tn\tchange\t%s%% CI\tverdict\t\n", EscapeText(r.OldLabel), EscapeText(r.NewLabel), Percent(r.Level))
 	for i := range r.Rows {
 		row := &r.Rows[i]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name(row.Key),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", EscapeText(name(row.Key)),
 			r.scale(row.Old.Center), row.Old.count(), r.scale(row.New.Center), row.New.count(),
 			pct(row.Change(), true), row.interval(), r.verdictWord(row))
 	}
@@ -194,14 +194,14 @@ func (r *Result) writeText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	r.writeNotes(w, "")
+	r.writeNotes(w, "", EscapeText)
 	return nil
 }
 
 // writeNotes writes the meaning of an inconclusive verdict when there is
-// one, row notes, one-sided benchmarks and warnings, each line prefixed by
-// prefix.
-func (r *Result) writeNotes(w io.Writer, prefix string) {
+// one, row notes, one-sided benchmarks and warnings, each line escaped by
+// escape and prefixed by prefix.
+func (r *Result) writeNotes(w io.Writer, prefix string, escape func(string) string) {
 	var lines []string
 	if r.count(Inconclusive) > 0 {
 		reach := "reaches past ±" + pct(r.Threshold, false) + " but does not show a change beyond it"
@@ -229,7 +229,7 @@ func (r *Result) writeNotes(w io.Writer, prefix string) {
 		fmt.Fprintln(w)
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "%s%s\n", prefix, l)
+		fmt.Fprintf(w, "%s%s\n", prefix, escape(l))
 	}
 }
 
@@ -245,15 +245,16 @@ func (r *Result) count(v Verdict) int {
 }
 
 func (r *Result) writeMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "### %s: %d %s, %d %s, %d %s, %d benchmarks compared\n\n", r.Metric,
+	text := func(s string) string { return EscapeMarkdown(s, false) }
+	fmt.Fprintf(w, "### %s: %d %s, %d %s, %d %s, %d benchmarks compared\n\n", text(r.Metric),
 		r.count(Worse), Worse.Word(r.Metric), r.count(Better), Better.Word(r.Metric),
 		r.count(Inconclusive)+r.count(TooFew), Inconclusive.Word(r.Metric), len(r.Rows))
-	fmt.Fprintf(w, "%s\n\n", r.header())
+	fmt.Fprintf(w, "%s\n\n", text(r.header()))
 	pkg, name := r.names()
 	if pkg != "" {
-		fmt.Fprintf(w, "pkg: `%s`\n\n", pkg)
+		fmt.Fprintf(w, "pkg: %s\n\n", MarkdownCode(pkg, false))
 	}
-	fmt.Fprintf(w, "| benchmark | %s | %s | change | %s%% CI | verdict |\n", mdEscape(r.OldLabel), mdEscape(r.NewLabel), Percent(r.Level))
+	fmt.Fprintf(w, "| benchmark | %s | %s | change | %s%% CI | verdict |\n", EscapeMarkdown(r.OldLabel, true), EscapeMarkdown(r.NewLabel, true), Percent(r.Level))
 	fmt.Fprintf(w, "|---|---:|---:|---:|---|---|\n")
 	for i := range r.Rows {
 		row := &r.Rows[i]
@@ -261,17 +262,15 @@ func (r *Result) writeMarkdown(w io.Writer) error {
 		if row.Verdict == Worse {
 			v = "**" + v + "**"
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s |\n", name(row.Key), r.scale(row.Old.Center), r.scale(row.New.Center),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", MarkdownCode(name(row.Key), true), r.scale(row.Old.Center), r.scale(row.New.Center),
 			pct(row.Change(), true), row.interval(), v)
 	}
 	if r.Geomean.N > 1 {
 		fmt.Fprintf(w, "| geomean | %s | %s | %s | | |\n", r.scale(r.Geomean.Old), r.scale(r.Geomean.New), pct(r.Geomean.Ratio-1, true))
 	}
-	r.writeNotes(w, "> ")
+	r.writeNotes(w, "> ", text)
 	return nil
 }
-
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // jsonResult is the stable JSON form of a Result (docs/formats.md).
 type jsonResult struct {
@@ -383,10 +382,10 @@ func (r *Result) writeCSV(w io.Writer) error {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	for _, row := range r.Rows {
-		cw.Write([]string{row.Key.Package, row.Key.Name, strconv.Itoa(row.Key.Procs), r.Metric,
+		cw.Write([]string{csvCell(row.Key.Package), csvCell(row.Key.Name), strconv.Itoa(row.Key.Procs), csvCell(r.Metric),
 			f(row.Old.Center), strconv.Itoa(row.Old.N), strconv.Itoa(row.Old.Forks),
 			f(row.New.Center), strconv.Itoa(row.New.N), strconv.Itoa(row.New.Forks),
-			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric), f(row.Resolution), row.Note})
+			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric), f(row.Resolution), csvCell(row.Note)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -86,16 +86,20 @@ func exponent(x float64) string {
 	return strconv.FormatFloat(x, 'e', 2, 64)
 }
 
+// writeMarkdown writes the report for a pull-request comment. What comes
+// from the inputs (title, labels, names, units, notes) is escaped as
+// compare escapes it, so that a comment shows it and nothing more.
 func (r *Report) writeMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "## %s\n\n", r.Title)
+	text := func(s string) string { return compare.EscapeMarkdown(s, false) }
+	fmt.Fprintf(w, "## %s\n\n", text(r.Title))
 	for _, s := range r.notes() {
-		fmt.Fprintf(w, "> %s\n\n", s)
+		fmt.Fprintf(w, "> %s\n\n", text(s))
 	}
 	if len(r.Comparisons) > 0 {
 		for i, c := range r.Comparisons {
 			// A comment shows memory only when it changed.
 			if i > 0 && !slices.ContainsFunc(c.Rows, func(row compare.Row) bool { return row.Verdict != compare.NoChange }) {
-				fmt.Fprintf(w, "%s: no change in %d benchmarks.\n\n", c.Metric, len(c.Rows))
+				fmt.Fprintf(w, "%s\n\n", text(fmt.Sprintf("%s: no change in %d benchmarks.", c.Metric, len(c.Rows))))
 				continue
 			}
 			if err := c.Write(w, compare.Markdown); err != nil {
@@ -105,20 +109,23 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "| benchmark | %s | %.0f%% CI | n |\n|---|---:|---|---:|\n", r.Unit, 100*0.99)
+	fmt.Fprintf(w, "| benchmark | %s | %.0f%% CI | n |\n|---|---:|---|---:|\n", compare.EscapeMarkdown(r.Unit, true), 100*0.99)
 	for _, b := range r.Benchmarks {
 		for _, g := range b.Groups {
-			fmt.Fprintf(w, "| `%s` | %s | %s | %d |\n", strings.ReplaceAll(b.Key.String(), "|", `\|`),
+			fmt.Fprintf(w, "| %s | %s | %s | %d |\n", compare.MarkdownCode(b.Key.String(), true),
 				r.scale(g.Center.Center), r.scaledInterval(g.Center.Lo, g.Center.Hi), g.N)
 		}
 	}
 	return nil
 }
 
+// writeText writes the report for a terminal, with what comes from the
+// inputs escaped (compare.EscapeText).
 func (r *Report) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "%s\n\n", r.Title)
+	text := compare.EscapeText
+	fmt.Fprintf(w, "%s\n\n", text(r.Title))
 	for _, s := range r.notes() {
-		fmt.Fprintf(w, "warning: %s\n", s)
+		fmt.Fprintf(w, "warning: %s\n", text(s))
 	}
 	for _, c := range r.Comparisons {
 		if err := c.Write(w, compare.Text); err != nil {
@@ -129,24 +136,24 @@ func (r *Report) writeText(w io.Writer) error {
 	if len(r.Comparisons) == 0 {
 		for _, b := range r.Benchmarks {
 			for _, g := range b.Groups {
-				fmt.Fprintf(w, "%s\t%s ± %s\t(%s, n=%d)\n", b.Key, r.scale(g.Center.Center),
-					r.scaledInterval(g.Center.Lo, g.Center.Hi), g.Side, g.N)
+				fmt.Fprintf(w, "%s\t%s ± %s\t(%s, n=%d)\n", text(b.Key.String()), r.scale(g.Center.Center),
+					r.scaledInterval(g.Center.Lo, g.Center.Hi), text(g.Side), g.N)
 			}
 		}
 		fmt.Fprintln(w)
 	}
 	if len(r.Families) > 0 {
-		fmt.Fprintf(w, "scaling (%s against the parameter, slope of the log-log fit):\n", r.Unit)
+		fmt.Fprintf(w, "scaling (%s against the parameter, slope of the log-log fit):\n", text(r.Unit))
 		for _, f := range r.Families {
 			for _, l := range f.Lines {
-				fmt.Fprintf(w, "\t%s/%s\t%s\t%s\n", f.Name, f.Param, l.Name, cmp.Or(l.Hint, slope(f.Param, toInterval(l.Slope.Center, l.Slope.Lo, l.Slope.Hi))))
+				fmt.Fprintf(w, "\t%s/%s\t%s\t%s\n", text(f.Name), text(f.Param), text(l.Name), text(cmp.Or(l.Hint, slope(f.Param, toInterval(l.Slope.Center, l.Slope.Lo, l.Slope.Hi)))))
 			}
 		}
 		fmt.Fprintln(w)
 	}
 	for _, s := range r.History {
 		for _, c := range s.Changes {
-			fmt.Fprintf(w, "history: %s stepped by %s at %s (p=%.3g)\n", seriesName(s), pctChange(c.Ratio-1), c.Label, c.P)
+			fmt.Fprintf(w, "history: %s stepped by %s at %s (p=%.3g)\n", text(seriesName(s)), pctChange(c.Ratio-1), text(c.Label), c.P)
 		}
 	}
 	return nil
