@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/format"
 	"go/parser"
 	"go/token"
@@ -113,6 +114,9 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 	var out bytes.Buffer
 	out.WriteString(header)
 	out.WriteString("\n")
+	if expr := buildConstraint(todo); expr != "" {
+		fmt.Fprintf(&out, "//go:build %s\n\n", expr)
+	}
 	fmt.Fprintf(&out, "package %s\n\n", pkg.Types.Name())
 	out.WriteString("import (\n")
 	paths := make([]string, 0, len(e.imports))
@@ -152,6 +156,46 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// buildConstraint returns the //go:build expression of the generated
+// file: the conjunction of those of the files holding segs, "" when none
+// has one. A benchmark of code that builds only under some tags (given to
+// mbench gen with -tags) must build under those tags only, or the
+// package's tests would not build without them; the other benchmarks of
+// the file then need the tags too.
+func buildConstraint(segs []*Segment) string {
+	var x constraint.Expr
+	seen := map[string]bool{}
+	for _, s := range segs {
+		if s.File == nil {
+			continue
+		}
+		for _, cg := range s.File.Comments {
+			if cg.Pos() >= s.File.Package {
+				break
+			}
+			for _, c := range cg.List {
+				if !constraint.IsGoBuild(c.Text) {
+					continue
+				}
+				e, err := constraint.Parse(c.Text)
+				if err != nil || seen[e.String()] {
+					continue
+				}
+				seen[e.String()] = true
+				if x == nil {
+					x = e
+				} else {
+					x = &constraint.AndExpr{X: x, Y: e}
+				}
+			}
+		}
+	}
+	if x == nil {
+		return ""
+	}
+	return x.String()
 }
 
 // locate finds the lines of each segment's declarations in f.src.

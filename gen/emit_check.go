@@ -53,7 +53,7 @@ func relTo(dir, file string) string {
 // and pass go vet, and its regression tests must pass. A segment at fault
 // is rejected and the file emitted again without it, until the file is
 // clean. It returns nil when no segment of pkg is left.
-func checked(ctx context.Context, pkg *packages.Package, segs []*Segment, logf func(string, ...any)) ([]byte, error) {
+func checked(ctx context.Context, pkg *packages.Package, segs []*Segment, tags string, logf func(string, ...any)) ([]byte, error) {
 	for {
 		f, err := emitFile(pkg, segs)
 		if err != nil {
@@ -67,7 +67,7 @@ func checked(ctx context.Context, pkg *packages.Package, segs []*Segment, logf f
 		} else {
 			logf("checking the %d benchmarks of %s", len(f.segs), pkg.PkgPath)
 		}
-		faults, err := verify(ctx, pkg.Dir, f)
+		faults, err := verify(ctx, pkg.Dir, f, tags)
 		if err != nil {
 			return nil, err
 		}
@@ -97,8 +97,9 @@ var failedTest = regexp.MustCompile(`(?m)^\s*--- FAIL: TestMbench(\w+)`)
 
 // verify builds and vets the package in dir with f's source as its
 // generated file (through an overlay: the file on disk is not touched),
-// then runs the regression tests, and returns the segments at fault.
-func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, error) {
+// then runs the regression tests, with the build tags, and returns the
+// segments at fault.
+func verify(ctx context.Context, dir string, f *emitted, tags string) (map[*Segment]fault, error) {
 	tmp, err := os.MkdirTemp("", "mbench-gen-")
 	if err != nil {
 		return nil, err
@@ -145,7 +146,7 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 	if err != nil {
 		return nil, err
 	}
-	out, err := goCmd(ctx, dir, env, "vet", "-overlay="+ov, ".")
+	out, err := goCmd(ctx, dir, env, append([]string{"vet", "-overlay=" + ov}, append(tagFlags(tags), ".")...)...)
 	if err != nil {
 		if cerr := compiled(out); cerr != nil {
 			return nil, cerr
@@ -156,7 +157,7 @@ func verify(ctx context.Context, dir string, f *emitted) (map[*Segment]fault, er
 		// Findings in the package's own files are not the generated
 		// code's business; whether it builds, go test says next.
 	}
-	out, err = goCmd(ctx, dir, env, "test", "-overlay="+ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$", ".")
+	out, err = goCmd(ctx, dir, env, append([]string{"test", "-overlay=" + ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$"}, append(tagFlags(tags), ".")...)...)
 	if err == nil {
 		return faults, nil
 	}

@@ -91,7 +91,7 @@ func TestCheckedRejects(t *testing.T) {
 	recorded(t, dir, "Literal", map[string]any{"n": 30, "sum": 0}, map[string]any{"sum": 8555})
 	recorded(t, dir, "Join", map[string]any{"words": []string{"a", "b"}}, map[string]any{"joined": "a;b"})
 	var logged []string
-	src, err := checked(context.Background(), pkg, segs, func(format string, args ...any) {
+	src, err := checked(context.Background(), pkg, segs, "", func(format string, args ...any) {
 		logged = append(logged, format)
 	})
 	if err != nil {

@@ -37,6 +37,9 @@ type FindOptions struct {
 	// Env is the environment of the go command; nil means the current
 	// one.
 	Env []string
+
+	// Tags are the build tags of the go command (go build -tags).
+	Tags string
 }
 
 // marker is the comment that marks a segment.
@@ -161,26 +164,34 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // The segment's inputs and outputs are filled in when it is rejected
 // too.
 func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
+	segs, _, err := find(ctx, opts)
+	return segs, err
+}
+
+// find is Find, also returning the markers in files that the build
+// constraints leave out, as "file:line".
+func find(ctx context.Context, opts FindOptions) ([]*Segment, []string, error) {
 	patterns := opts.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
 	cfg := &packages.Config{
-		Context: ctx,
-		Fset:    token.NewFileSet(),
-		Mode:    loadMode,
-		Dir:     opts.Dir,
-		Env:     opts.Env,
-		Tests:   true,
+		Context:    ctx,
+		Fset:       token.NewFileSet(),
+		Mode:       loadMode,
+		Dir:        opts.Dir,
+		Env:        opts.Env,
+		BuildFlags: tagFlags(opts.Tags),
+		Tests:      true,
 	}
-	overlay, err := hideGenerated(cfg, patterns)
+	overlay, excluded, err := hideGenerated(cfg, patterns)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg.Overlay = overlay
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
 	f := &finder{dir: opts.Dir, fset: cfg.Fset, seen: map[string]bool{}, files: map[string]bool{}}
 	if f.dir == "" {
@@ -198,7 +209,7 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 		f.scan(pkg, opts.AllLoops)
 	}
 	if len(f.errs) > 0 {
-		return nil, f.err()
+		return nil, nil, f.err()
 	}
 	slices.SortStableFunc(f.segs, func(a, b *Segment) int {
 		return cmp.Or(
@@ -210,11 +221,11 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 	cache := &ssaCache{}
 	for _, s := range f.segs {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		analyze(s, cache)
 	}
-	return f.segs, nil
+	return f.segs, excluded, nil
 }
 
 // hideGenerated returns an overlay that empties the generated files of
@@ -223,15 +234,19 @@ func Find(ctx context.Context, opts FindOptions) ([]*Segment, error) {
 // compile (a function it calls was renamed), and the payload of a segment
 // holding a nested one copies the nested marker; neither may stop the
 // regeneration. A file of that name without the generated header stays.
-func hideGenerated(cfg *packages.Config, patterns []string) (map[string][]byte, error) {
+// It also returns the markers in the packages' files that the build
+// constraints leave out (excludedMarkers).
+func hideGenerated(cfg *packages.Config, patterns []string) (map[string][]byte, []string, error) {
 	c := *cfg
 	c.Mode, c.Tests, c.Fset = packages.NeedName|packages.NeedFiles, false, nil
 	pkgs, err := packages.Load(&c, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
 	overlay := map[string][]byte{}
+	var excluded []string
 	for _, p := range pkgs {
+		excluded = append(excluded, excludedMarkers(p.IgnoredFiles)...)
 		dir := p.Dir
 		if dir == "" && len(p.GoFiles) > 0 {
 			dir = filepath.Dir(p.GoFiles[0])
@@ -250,7 +265,35 @@ func hideGenerated(cfg *packages.Config, patterns []string) (map[string][]byte, 
 		}
 		overlay[file] = []byte(header + "\npackage " + f.Name.Name + "\n")
 	}
-	return overlay, nil
+	return overlay, excluded, nil
+}
+
+// excludedMarkers returns the markers in files, as "file:line": the
+// package's files that the build constraints leave out (go list's
+// IgnoredGoFiles). Markers in _test.go files, which are not allowed, and
+// in files that do not parse are not looked for.
+func excludedMarkers(files []string) []string {
+	var out []string
+	for _, file := range files {
+		if !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				rest, ok := strings.CutPrefix(c.Text, marker)
+				if ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+					p := fset.Position(c.Pos())
+					out = append(out, fmt.Sprintf("%s:%d", p.Filename, p.Line))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // A finder collects the segments and errors of the loaded packages.

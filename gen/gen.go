@@ -35,6 +35,11 @@ type Options struct {
 	// means DefaultMaxInputs.
 	MaxInputs int
 
+	// Tags are the build tags of the go command (go build -tags), which
+	// select the files of the packages: a marker in a file they leave
+	// out is not seen, and Result.Excluded lists it.
+	Tags string
+
 	// Check computes everything and leaves the files as they were:
 	// Result.Stale lists the files that differ from what Generate would
 	// write. (Recording writes the input sets; Check puts the old files
@@ -62,6 +67,11 @@ type Result struct {
 	// Warnings are problems that did not stop the generation: tests of
 	// a package that failed while its inputs were recorded.
 	Warnings []error
+
+	// Excluded are the markers in files that the build constraints leave
+	// out under Options.Tags (and the GOOS and GOARCH of the go command),
+	// as "file:line": Generate did not see them.
+	Excluded []string
 }
 
 // A Count is how many segments got one reason.
@@ -133,11 +143,11 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	segs, err := Find(ctx, FindOptions{Dir: opts.Dir, Patterns: patterns, AllLoops: opts.AllLoops})
+	segs, excluded, err := find(ctx, FindOptions{Dir: opts.Dir, Patterns: patterns, AllLoops: opts.AllLoops, Tags: opts.Tags})
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Segments: segs}
+	res := &Result{Segments: segs, Excluded: excluded}
 	pkgs := packagesOf(segs)
 
 	// Refuse before doing anything when a file of the user's is in the
@@ -188,7 +198,7 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 		} else {
 			logf("recording the inputs of %d segments", len(accepted))
 		}
-		err := Record(ctx, accepted, RecordOptions{MaxInputs: opts.MaxInputs})
+		err := Record(ctx, accepted, RecordOptions{MaxInputs: opts.MaxInputs, Tags: opts.Tags})
 		if err != nil && !onlyFailedTests(err) {
 			return res, err
 		}
@@ -206,7 +216,7 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 			return res, err
 		}
 		done[p.Dir] = true
-		src, err := checked(ctx, p, segs, logf)
+		src, err := checked(ctx, p, segs, opts.Tags, logf)
 		if err != nil {
 			failed = append(failed, fmt.Errorf("%s: %w", p.PkgPath, err))
 			continue
@@ -241,7 +251,7 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	}
 
 	// Packages without segments lose the generated files they had.
-	dirs, err := packageDirs(ctx, opts.Dir, patterns)
+	dirs, err := packageDirs(ctx, opts.Dir, patterns, opts.Tags)
 	if err != nil {
 		return res, err
 	}
@@ -335,9 +345,9 @@ func (res *Result) settle(dir string, src []byte, check bool, logf func(string, 
 type pkgDir struct{ dir, path string }
 
 // packageDirs returns the directories of the packages the patterns
-// match.
-func packageDirs(ctx context.Context, dir string, patterns []string) ([]pkgDir, error) {
-	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles}
+// match under the build tags.
+func packageDirs(ctx context.Context, dir string, patterns []string, tags string) ([]pkgDir, error) {
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles, BuildFlags: tagFlags(tags)}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
@@ -521,4 +531,13 @@ func sameRecording(a, b []byte) bool {
 	}
 	ca, cb := canonical(ra.Sets), canonical(rb.Sets)
 	return ca != nil && cb != nil && slices.Equal(ca, cb)
+}
+
+// tagFlags are the flags of the go command for the build tags, none for
+// none.
+func tagFlags(tags string) []string {
+	if tags == "" {
+		return nil
+	}
+	return []string{"-tags=" + tags}
 }

@@ -47,6 +47,9 @@ type RecordOptions struct {
 	// go test's default.
 	Timeout time.Duration
 
+	// Tags are the build tags of go test, as Find was given them.
+	Tags string
+
 	// Log, when not nil, receives the output of go test as it runs.
 	Log io.Writer
 }
@@ -150,7 +153,7 @@ func recordPackage(ctx context.Context, dir string, segs []*Segment, opts Record
 	}
 
 	setsDir := filepath.Join(tmp, "sets")
-	args := []string{"test", "-count=1", "-run", ".", "-bench", "^$", "-overlay", overlayFile}
+	args := append([]string{"test", "-count=1", "-run", ".", "-bench", "^$", "-overlay", overlayFile}, tagFlags(opts.Tags)...)
 	if opts.Timeout > 0 {
 		args = append(args, "-timeout", opts.Timeout.String())
 	}

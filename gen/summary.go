@@ -35,7 +35,35 @@ func (r *Result) WriteSummary(w io.Writer, dir string) error {
 	if len(parts) == 0 {
 		parts = []string{"no marked segments"}
 	}
-	_, err := fmt.Fprintf(w, "%s: %s\n", plural(len(r.Segments), "segment"), strings.Join(parts, ", "))
+	if _, err := fmt.Fprintf(w, "%s: %s\n", plural(len(r.Segments), "segment"), strings.Join(parts, ", ")); err != nil {
+		return err
+	}
+	return r.writeExcluded(w, dir)
+}
+
+// maxExcluded is how many excluded markers the summary lists.
+const maxExcluded = 10
+
+// writeExcluded writes a line naming the markers that the build
+// constraints hid, if any.
+func (r *Result) writeExcluded(w io.Writer, dir string) error {
+	n := len(r.Excluded)
+	if n == 0 {
+		return nil
+	}
+	var where []string
+	for _, pos := range r.Excluded[:min(n, maxExcluded)] {
+		where = append(where, relTo(dir, pos))
+	}
+	if n > maxExcluded {
+		where = append(where, fmt.Sprintf("... (%d more)", n-maxExcluded))
+	}
+	files, them := "files", "them"
+	if n == 1 {
+		files, them = "a file", "it"
+	}
+	_, err := fmt.Fprintf(w, "%s in %s excluded by build constraints: %s; give -tags to include %s\n",
+		plural(n, "marker"), files, strings.Join(where, ", "), them)
 	return err
 }
 

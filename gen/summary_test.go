@@ -45,3 +45,23 @@ p/p.go:30 Cold: not reached by tests
 		t.Errorf("StaleError = %v", err)
 	}
 }
+
+func TestWriteSummaryExcluded(t *testing.T) {
+	dir := t.TempDir()
+	r := &Result{Excluded: []string{filepath.Join(dir, "x_special.go") + ":12"}}
+	var b strings.Builder
+	if err := r.WriteSummary(&b, dir); err != nil {
+		t.Fatal(err)
+	}
+	want := "0 segments: no marked segments\n" +
+		"1 marker in a file excluded by build constraints: x_special.go:12; give -tags to include it\n"
+	if b.String() != want {
+		t.Errorf("WriteSummary:\n%s\nwant:\n%s", b.String(), want)
+	}
+	r.Excluded = append(r.Excluded, filepath.Join(dir, "p", "y.go")+":3")
+	b.Reset()
+	r.WriteSummary(&b, dir)
+	if want := "2 markers in files excluded by build constraints: x_special.go:12, p/y.go:3; give -tags to include them\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("WriteSummary:\n%s\nwant it to end in:\n%s", b.String(), want)
+	}
+}

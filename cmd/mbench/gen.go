@@ -11,13 +11,14 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:      "gen",
-		usageLine: "[-all-loops] [-max-inputs N] [-check] [packages]",
+		usageLine: "[-all-loops] [-max-inputs N] [-check] [-tags list] [packages]",
 		short:     "generate benchmarks from code marked //mbench:bench",
 		long:      helpText("gen"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			allLoops := fs.Bool("all-loops", false, "mark every loop of the packages (an experiment: how much code becomes a benchmark)")
 			maxInputs := fs.Int("max-inputs", gen.DefaultMaxInputs, "record at most `n` distinct input sets per segment")
 			check := fs.Bool("check", false, "change nothing; exit 1 naming the generated and recorded files that are stale")
+			tags := fs.String("tags", "", "build `tags` of the go command: the files they select are searched for markers and tested")
 			return func(e *env, args []string) error {
 				if *maxInputs < 1 {
 					return usagef("-max-inputs %d: must be at least 1", *maxInputs)
@@ -29,6 +30,7 @@ func init() {
 					AllLoops:  *allLoops,
 					MaxInputs: *maxInputs,
 					Check:     *check,
+					Tags:      *tags,
 					Log: func(format string, args ...any) {
 						fmt.Fprintf(e.stderr, "mbench gen: "+format+"\n", args...)
 					},
