@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,9 +29,7 @@ func TestGenerateTags(t *testing.T) {
 			"func TestThrice(t *testing.T) {\n\tif Thrice(2) != 6 {\n\t\tt.Fail()\n\t}\n}\n",
 	}
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
+		write(t, filepath.Join(dir, name), content)
 	}
 	t.Setenv("GOFLAGS", "")
 	t.Setenv("GOWORK", "off")
@@ -65,11 +62,7 @@ func TestGenerateTags(t *testing.T) {
 	if err != nil || !bytes.Contains(src, []byte("\n//go:build special\n")) || !bytes.Contains(src, []byte("func BenchmarkThrice(")) {
 		t.Fatalf("with -tags special, the generated file (%v):\n%s", err, src)
 	}
-	for _, args := range [][]string{{"vet", "."}, {"vet", "-tags=special", "."}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("go %s after generating with -tags special: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	// The package builds and vets with the tag and without it.
+	goTool(t, dir, "vet", ".")
+	goTool(t, dir, "vet", "-tags=special", ".")
 }
