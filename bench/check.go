@@ -22,7 +22,8 @@ const MaxSecPerOp = 1e6
 //     allocations (allocs), per anything (sec/op, B/op, allocs/op, B/s);
 //   - zero sec/op: an operation takes some time, and a ratio to zero has
 //     no meaning;
-//   - a time per op (sec/op, cpu-sec/op) over MaxSecPerOp.
+//   - a time per op (sec/op, cpu-sec/op) over MaxSecPerOp, and bytes or
+//     allocations per op over 2⁶³, more than the testing package counts.
 //
 // Other units (custom metrics of b.ReportMetric) may take any finite value.
 // The error shows the value as the input wrote it (OrigValue, OrigUnit)
@@ -48,6 +49,9 @@ func CheckValue(v Value) error {
 		return fmt.Errorf("%s: an operation takes some time", shown)
 	case time && per == "op" && v.Value*unitFactor(v.Unit) > MaxSecPerOp:
 		return fmt.Errorf("%s: more than %g seconds per operation", shown, float64(MaxSecPerOp))
+	case (quantity == "B" || quantity == "allocs") && per == "op" && v.Value*unitFactor(v.Unit) > math.MaxInt64:
+		// The testing package counts them per op in an int64.
+		return fmt.Errorf("%s: more than 2⁶³ per operation", shown)
 	}
 	return nil
 }

@@ -17,6 +17,8 @@ var impossible = []struct {
 	{"BenchmarkA-2 10 1e-320 ns/op", "1e-320 ns/op: an operation takes some time"}, // 0 s/op in float64
 	{"BenchmarkA-2 10 1e308 ns/op", "1e+308 ns/op: more than 1e+06 seconds per operation"},
 	{"BenchmarkA-2 10 500 ns/op -8 B/op", "-8 B/op: negative, and B/op cannot be"},
+	{"BenchmarkA-2 10 500 ns/op 1e308 B/op", "1e+308 B/op: more than 2⁶³ per operation"},
+	{"BenchmarkA-2 10 500 ns/op 1e19 allocs/op", "1e+19 allocs/op: more than 2⁶³ per operation"},
 	{"BenchmarkA-2 10 500 ns/op -1 allocs/op", "-1 allocs/op: negative, and allocs/op cannot be"},
 	{"BenchmarkA-2 10 500 ns/op -3 MB/s", "-3 MB/s: negative, and B/s cannot be"},
 	{"BenchmarkA-2 10 500 ns/op -2 cpu-ns/op", "-2 cpu-ns/op: negative, and cpu-sec/op cannot be"},
@@ -30,6 +32,7 @@ var possible = []string{
 	"BenchmarkA-2 10 500 ns/op -4 delta/op",
 	"BenchmarkA-2 10 1e-300 ns/op",
 	"BenchmarkA-2 10 500 ns/op 0 MB/s",
+	"BenchmarkA-2 10 500 ns/op 9e18 B/op 1e300 MB/s 1e300 widgets/op",
 }
 
 // TestReadImpossibleValues reads each line of impossible among good ones,
