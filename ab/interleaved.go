@@ -82,23 +82,22 @@ type Config struct {
 
 // DefaultConfig holds the defaults of `mbench ab`, chosen by measurement
 // (docs/eval/ab.md). A round is two live processes, one per version,
-// taking turns: each of their 2 + 6 iterations of about 20ms is timed
+// taking turns: each of their 2 + 24 iterations of about 5ms is timed
 // right after the other version's, so a slow phase of the machine, which
-// lasts far longer than two iterations, slows both sides of a pair alike;
-// the two warm-up iterations and at least two operations per iteration
-// put every benchmark in the steady state `go test` measures. Ten rounds
-// before the first look give the interval's t nine degrees of freedom.
-// The budget of 10s per benchmark, 40% of what `go test -count 10` of
-// both versions takes, bounds the sessions of benchmarks that stay
-// undecided; at about half a second a round it holds some 20 rounds, so
-// the looks stop at 40 (10, 15, 23, 40): each look spends a quarter of
-// the error rate, where looks up to 200 rounds spent an eighth on looks
-// the budget never reached.
+// lasts far longer than two iterations, slows both sides of a pair alike.
+// Many short pairs give the round's median more to stand on than a few
+// long ones in the same time; the two warm-up iterations and at least two
+// operations per iteration put every benchmark in the steady state `go
+// test` measures. Ten rounds before the first look give the interval's t
+// nine degrees of freedom. The budget of 10s per benchmark, 40% of what
+// `go test -count 10` of both versions takes, bounds the sessions of
+// benchmarks that stay undecided; at about half a second a round it holds
+// some 20 rounds, so the looks stop at 40 (10, 15, 23, 40).
 var DefaultConfig = Config{
 	Bench:           ".",
 	Pairing:         PairingTurns,
-	Iter:            20 * time.Millisecond,
-	Iterations:      6,
+	Iter:            5 * time.Millisecond,
+	Iterations:      24,
 	Warmup:          2,
 	MinOps:          2,
 	MinRounds:       10,

@@ -37,11 +37,12 @@ func TestNoisePairs(t *testing.T) {
 		slow []float64
 		want int
 	}{
-		{[]float64{0, 0.01}, 6},
-		{[]float64{0.05, 0.02}, 6},
-		{[]float64{0.02, 0.10}, 10},
-		{[]float64{0.14, 0.13}, 16},
-		{[]float64{0.9}, 16},
+		{[]float64{0, 0.01}, 24},
+		{[]float64{0.05, 0.02}, 24},
+		{[]float64{0.02, 0.10}, 24},
+		{[]float64{0.14, 0.13}, 32},
+		{[]float64{0.17}, 48},
+		{[]float64{0.9}, 48},
 	} {
 		if got := NoisePairs(noise(c.slow...)); got != c.want {
 			t.Errorf("NoisePairs(slow %v) = %d, want %d", c.slow, got, c.want)

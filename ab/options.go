@@ -188,25 +188,26 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 }
 
 // NoisePairs returns the measured iterations per round in turns for a
-// machine with noise n: the fewest, from 6 to 16 and even, for which the
-// median of a round's paired ratios is disturbed with a probability of at
-// most 5%. A pair is taken as disturbed when either of its two turns
-// meets a slow phase, which happens with probability about 2s for the
-// largest fraction s of slow time on any CPU (doctor -noise), and the
-// median is disturbed when half the pairs or more are. A quiet machine
-// gets 6; one whose CPUs are slow 15% of the time gets 16.
+// machine with noise n: the fewest, from DefaultConfig's 24 to 48 in steps
+// of 4, for which the median of a round's paired ratios is disturbed with
+// a probability of at most 1%. A pair is taken as disturbed when either of
+// its two turns meets a slow phase, which happens with probability about
+// 2s for the largest fraction s of slow time on any CPU (doctor -noise),
+// and the median is disturbed when half the pairs or more are. A machine
+// whose CPUs are slow 10% of the time or less gets 24, 14% gets 32, 17%
+// or more gets 48.
 func NoisePairs(n *run.Noise) int {
 	s := 0.0
 	for _, c := range n.CPUs {
 		s = max(s, c.SlowFraction)
 	}
 	p := min(2*s, 1)
-	for m := 6; m < 16; m += 2 {
-		if binomialTail(m, m/2, p) <= 0.05 {
+	for m := DefaultConfig.Iterations; m < 48; m += 4 {
+		if binomialTail(m, m/2, p) <= 0.01 {
 			return m
 		}
 	}
-	return 16
+	return 48
 }
 
 // binomialTail returns P(X ≥ k) for X ~ Binomial(n, p).
