@@ -152,12 +152,21 @@ func (c *ParallelConfig) Check() error {
 	return checkShard(c.Shard, c.ShardBasis)
 }
 
-// CheckMetric reports whether the session can measure unit: CPU times
-// (cpu-sec/op) need the probe, which prebuilt binaries and commands do not
-// carry.
+// CheckMetric reports whether the session can measure unit, as far as
+// that is known before it runs: CPU times (cpu-sec/op) need the probe,
+// which prebuilt binaries and commands do not carry; commands without
+// MetricRE are timed, in sec/op (with MetricRE, the value it finds is
+// compared whatever unit says); B/op and allocs/op need Benchmem. Other
+// units, which b.ReportMetric may report, only the benchmarks know.
 func (c *ParallelConfig) CheckMetric(unit string) error {
-	if unit == "cpu-sec/op" && (c.OldBin != "" || c.CmdOld != "" || !c.Probe) {
+	_, tidy := benchunit.Tidy(1, unit)
+	switch {
+	case tidy == "cpu-sec/op" && (c.OldBin != "" || c.CmdOld != "" || !c.Probe):
 		return errors.New("-metric cpu-sec/op: CPU times need the testing probe, which prebuilt test binaries, commands and -probe=false do not have")
+	case c.CmdOld != "" && c.MetricRE == nil && tidy != "sec/op":
+		return fmt.Errorf("-metric %s: commands are timed, in sec/op; -metric-re takes another value from their output", unit)
+	case c.CmdOld == "" && (tidy == "B/op" || tidy == "allocs/op") && !c.Benchmem:
+		return fmt.Errorf("-metric %s: give -benchmem to record it", unit)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -314,7 +315,8 @@ func TestParallelConfigErrors(t *testing.T) {
 	}
 }
 
-// TestCheckMetric: CPU times need the probe.
+// TestCheckMetric: CPU times need the probe, commands record their wall
+// time unless -metric-re finds another value, memory needs -benchmem.
 func TestCheckMetric(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -327,6 +329,15 @@ func TestCheckMetric(t *testing.T) {
 		{"binaries", func(c *ParallelConfig) { c.OldBin, c.NewBin = "a", "b" }, "cpu-sec/op", false},
 		{"commands", func(c *ParallelConfig) { c.CmdOld, c.CmdNew = "a", "b" }, "cpu-sec/op", false},
 		{"binaries, wall time", func(c *ParallelConfig) { c.OldBin, c.NewBin = "a", "b" }, "sec/op", true},
+		{"commands, ns/op", func(c *ParallelConfig) { c.CmdOld, c.CmdNew = "a", "b" }, "ns/op", true},
+		{"commands, another unit", func(c *ParallelConfig) { c.CmdOld, c.CmdNew = "a", "b" }, "foo", false},
+		{"commands, a value found", func(c *ParallelConfig) {
+			c.CmdOld, c.CmdNew, c.MetricRE = "a", "b", regexp.MustCompile(`(\d+)`)
+		}, "foo", true},
+		{"revisions, B/op", func(c *ParallelConfig) { c.OldRev = "HEAD" }, "B/op", false},
+		{"revisions, allocs/op, -benchmem", func(c *ParallelConfig) { c.OldRev, c.Benchmem = "HEAD", true }, "allocs/op", true},
+		// A unit of b.ReportMetric's: only the benchmarks know.
+		{"revisions, custom", func(c *ParallelConfig) { c.OldRev = "HEAD" }, "foo", true},
 	} {
 		cfg := DefaultParallelConfig
 		tc.edit(&cfg)

@@ -53,6 +53,9 @@ func TestDuetCommands(t *testing.T) {
 		{"-aa", "-cmd-old", "true", "-alpha", "NaN"},
 		{"-aa", "-cmd-old", "true", "-threshold", "Inf"},
 		{"-aa", "-cmd-old", "true", "-threshold", "NaN"},
+		// Metrics the session cannot record fail before it runs.
+		{"-aa", "-cmd-old", "true", "-metric", "foo"},
+		{"-old-bin", "a.test", "-new-bin", "b.test", "-metric", "B/op"},
 	} {
 		if code, _, errOut := call(bad...); code != exitUsage {
 			t.Errorf("%q: exit %d, want %d\n%s", bad, code, exitUsage, errOut)
