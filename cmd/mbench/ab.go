@@ -94,6 +94,9 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		defer stop()
+		if err := checkRefs(db, storedRef{"-resume", o.Resume, false}, storedRef{"-shard-basis", o.ShardBasis, true}); err != nil {
+			return err
+		}
 		o.Dir, o.Packages, o.Platform, o.Head, o.Log = wd, args, &platform, r.head(e), prefixWriter{e.stderr}
 		o.NoiseDir, o.FromNoise = noiseDir(r.db), !isSet(fs, "mi")
 		sess, runErr := ab.RunInterleaved(ctx, o, db)

@@ -36,6 +36,9 @@ func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args 
 		return err
 	}
 	defer stop()
+	if err := checkRefs(db, storedRef{"-shard-basis", c.ShardBasis, true}); err != nil {
+		return err
+	}
 	c.Dir, c.Platform, c.Packages = wd, &platform, args
 	sess, err := ab.NewParallel(ctx, c, db)
 	if err != nil {

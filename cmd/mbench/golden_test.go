@@ -123,7 +123,7 @@ func TestGolden(t *testing.T) {
 		shard("shard-basis-file", exitOK, "-label", "filed", "-shard", "1/3", "-shard-basis", "whole.txt")
 		shard("shard-basis-label", exitOK, "-label", "named", "-shard", "2/3", "-shard-basis", "halves")
 		shard("shard-empty", exitOK, "-label", "many", "-shard", "7/8")
-		shard("shard-basis-unknown", exitError, "-label", "x", "-shard", "1/2", "-shard-basis", "nosuch")
+		shard("shard-basis-unknown", exitUsage, "-label", "x", "-shard", "1/2", "-shard-basis", "nosuch")
 		for _, bad := range []string{"0/2", "3/2", "a/b", "1/0", "2", "1/1025"} {
 			shard("bad-shard-"+strings.ReplaceAll(bad, "/", "-of-"), exitUsage, "-shard", bad)
 		}
@@ -158,7 +158,7 @@ func TestGolden(t *testing.T) {
 		g.check("ab/csv", exitOK, append(ab, "-format", "csv", "-benchmem=false", "-bench", "Join", "-old-label", "old-csv")...)
 		// A session that ended goes on with nothing left to run.
 		g.check("ab/resume-complete", exitRegression, append(ab, "-resume", "before..after", "-fail", "-bench", "Sum", "-old-label", "before", "-new-label", "after")...)
-		g.check("ab/resume-unknown", exitError, append(ab, "-resume", "nosuch")...)
+		g.check("ab/resume-unknown", exitUsage, append(ab, "-resume", "nosuch")...)
 		g.check("compare/ab-session", exitOK, "compare", "-db", "m.db", "old.test..new.test")
 		g.check("compare/ab-session-fail", exitRegression, "compare", "-db", "m.db", "-fail", "before..after")
 		if twoCPUs() {

@@ -123,6 +123,9 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		return err
 	}
 	defer db.Close()
+	if err := checkRefs(db, storedRef{"-shard-basis", j.ShardBasis, true}); err != nil {
+		return err
+	}
 	j.Store, j.ShardRuns = db, ab.StoreRuns{Store: db}
 	j.NoiseDir = noiseDir(f.db)
 	progress := newProgress(e.stderr, f.verbose)
