@@ -9,6 +9,9 @@
 #             defaults: up to 200 rounds, 10s per benchmark
 #   ab-t1     ab with -threshold 0.01: a change of 2% can only be called
 #             slower when the threshold is below it
+#   ab-20x6, ab-10x12
+#             ab with 6 measured iterations of 20ms per round, or 12 of
+#             10ms, instead of 24 of 5ms (the choice of the default)
 #   ab-proc   the same with -pairing processes: one process of each version
 #             per round, back to back (the design before turns)
 #   ab-80     the same with -max-rounds 80 and no time budget
@@ -130,8 +133,10 @@ for m in $modules; do
             '$mbench' run -db '$db' -bench '$bench' -benchmem -label new new=./$new >/dev/null 2>>'$d/$t.log'"
           "$mbench" compare -db "$db" -format json old new >"$d/$t.json" 2>>"$d/$t.log" || true
           ;;
-        ab | ab-t1 | ab-proc | ab-80 | ab-long)
+        ab | ab-t1 | ab-20x6 | ab-10x12 | ab-proc | ab-80 | ab-long)
           flags=${AB_FLAGS:-}
+          [ "$meth" = ab-20x6 ] && flags="$flags -iter 20ms -mi 6"
+          [ "$meth" = ab-10x12 ] && flags="$flags -iter 10ms -mi 12"
           [ "$meth" = ab-t1 ] && flags="$flags -threshold 0.01"
           [ "$meth" = ab-proc ] && flags="$flags -pairing processes -mi 2 -wi 1 -min-ops 1"
           [ "$meth" = ab-80 ] && flags="$flags -max-rounds 80 -budget-per-benchmark 0"
