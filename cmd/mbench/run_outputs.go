@@ -9,8 +9,9 @@ import (
 )
 
 // runOutputs are the files mbench run writes besides the store: the JSON
-// stream of -json, written aside as the run goes and put in place when it
-// ends, and the text of -o, written when it ends.
+// stream of -json, written as the run goes (into a new file directly, so
+// that a killed run leaves it there; aside when it replaces one, put in
+// place when the run ends), and the text of -o, written when it ends.
 type runOutputs struct {
 	text string
 	json *outfile.File
@@ -35,7 +36,7 @@ func openRunOutputs(f *runFlags, j *run.Job) (*runOutputs, error) {
 	}
 	o := &runOutputs{text: f.out}
 	if f.jsonOut != "" {
-		jf, err := outfile.Create(f.jsonOut)
+		jf, err := outfile.Stream(f.jsonOut)
 		if err != nil {
 			return nil, usagef("-json %v", err)
 		}

@@ -23,7 +23,9 @@
 // replaces; a new output gets 0666 less the umask, as os.Create gives it.
 // A link is followed: the file it points to is replaced. An output that
 // is not a regular file (a device such as /dev/null or /dev/stdout, a
-// named pipe) has nothing to replace and is written directly.
+// named pipe) has nothing to replace and is written directly. So is a
+// stream (Stream) into a file that does not exist yet: what it wrote
+// before a kill is then where the user looks for it.
 package outfile
 
 import (
@@ -156,10 +158,11 @@ func createTemp(path string) (*os.File, error) {
 // A File is an output being written: Commit puts it in place, Abort
 // drops it.
 type File struct {
-	f    *os.File
-	path string // the output as the caller named it
-	dest string // what Commit replaces; "" when writing directly
-	done bool
+	f       *os.File
+	path    string // the output as the caller named it
+	dest    string // what Commit replaces; "" when writing directly
+	created bool   // written directly into a file Stream created
+	done    bool
 }
 
 // Create starts writing the output at path: aside, unless path is not a
@@ -197,6 +200,25 @@ func Create(path string) (*File, error) {
 	return &File{f: f, path: path, dest: dest}, nil
 }
 
+// Stream starts writing the output at path as a stream whose every line
+// counts, such as the JSON Lines of a run: directly into the file when
+// there is none at path yet, so that a process killed midway leaves what
+// it wrote there, not in a temporary file; aside, as Create, when it
+// would replace a file. Abort removes a file Stream created.
+func Stream(path string) (*File, error) {
+	if path == "" {
+		return nil, errors.New("no file name")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	switch {
+	case err == nil:
+		return &File{f: f, path: path, created: true}, nil
+	case errors.Is(err, fs.ErrExist):
+		return Create(path)
+	}
+	return nil, fmt.Errorf("%s: %v", path, reason(err))
+}
+
 // Write writes p to the file.
 func (f *File) Write(p []byte) (int, error) {
 	n, err := f.f.Write(p)
@@ -224,7 +246,16 @@ func (f *File) Commit() error {
 	}
 	f.done = true
 	if f.dest == "" {
-		if err := f.f.Close(); err != nil {
+		var err error
+		if f.created {
+			// A file of its own is synced, as one written aside is; a
+			// device or a pipe has nothing to sync.
+			err = f.f.Sync()
+		}
+		if cerr := f.f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return f.failed(err)
 		}
 		return nil
@@ -257,7 +288,7 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.f.Close()
-	if f.dest != "" {
+	if f.dest != "" || f.created {
 		os.Remove(f.f.Name())
 	}
 }

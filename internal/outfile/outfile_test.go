@@ -220,3 +220,49 @@ func TestAbort(t *testing.T) {
 		t.Error("Commit after Abort succeeded")
 	}
 }
+
+// TestStream checks that a stream goes straight into a new file, so that
+// what it wrote is there before it ends, and aside when it would replace
+// one; an aborted stream leaves neither.
+func TestStream(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "new.jsonl")
+	f, err := Stream(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("line 1\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, out); got != "line 1\n" {
+		t.Errorf("a stream into a new file holds %q before it ends", got)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// Into an existing file: aside, the old file whole until the end.
+	f, err = Stream(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("line A\n"))
+	if got := readFile(t, out); got != "line 1\n" {
+		t.Errorf("a stream replacing a file changed it to %q before it ended", got)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, out); got != "line A\n" {
+		t.Errorf("after the stream: %q", got)
+	}
+	// Aborted, a new stream leaves no file.
+	other := filepath.Join(dir, "other.jsonl")
+	if f, err = Stream(other); err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("x\n"))
+	f.Abort()
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("files after an aborted stream: %v", ents)
+	}
+}
