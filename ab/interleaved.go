@@ -1,6 +1,7 @@
 package ab
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -140,6 +141,12 @@ type Benchmark struct {
 	Key bench.Key
 	// N is the operations per iteration, the same for both versions.
 	N int
+	// Iterations is the measured iterations per process in rounds in
+	// turns: Config.Iterations, or fewer, down to minTurnIterations, when
+	// MinOps operations last longer than Config.Iter, so that a round of
+	// a benchmark of milliseconds per operation lasts about as long as
+	// any other's.
+	Iterations int
 	// Rounds counts the rounds in which both versions ran.
 	Rounds int
 	// Stop says why no more rounds were run ("" while it goes on).
@@ -333,15 +340,26 @@ func restoreSettings(cfg *Config, set map[string]string) error {
 // decisions of the looks it passed.
 func (s *Session) restore() error {
 	n := map[bench.Key]int{}
+	// The measured iterations of the old version in each benchmark's
+	// first round, which every later round repeats.
+	first := map[bench.Key]int{}
+	iters := map[bench.Key]int{}
 	for _, m := range s.Run.Measurements {
 		s.Rounds = max(s.Rounds, m.Coord.SuiteRun)
-		if m.Coord.Version == s.cfg.OldLabel {
-			n[m.Key] = m.N
+		if m.Coord.Version != s.cfg.OldLabel {
+			continue
+		}
+		n[m.Key] = m.N
+		if r, ok := first[m.Key]; !ok || m.Coord.SuiteRun < r {
+			first[m.Key], iters[m.Key] = m.Coord.SuiteRun, 0
+		}
+		if m.Coord.SuiteRun == first[m.Key] && m.Coord.Phase != bench.Warmup {
+			iters[m.Key]++
 		}
 	}
 	paired := s.pairedRounds()
 	for _, b := range s.Benchmarks {
-		b.N, b.Rounds = n[b.Key], len(paired[b.Key])
+		b.N, b.Rounds, b.Iterations = n[b.Key], len(paired[b.Key]), cmp.Or(iters[b.Key], s.cfg.Iterations)
 	}
 	// Take the passed looks again, on the rounds each saw.
 	for _, l := range s.Sequence.Looks {
@@ -628,11 +646,16 @@ func (s *Session) active() []*Benchmark {
 // cancelled context ends the session.
 func (s *Session) pair(ctx context.Context, b *Benchmark) error {
 	if b.N == 0 {
-		n, _, err := run.CalibrateWarm(ctx, &b.old, s.cfg.Iter, false, s.cfg.Timeout)
+		n, m, err := run.CalibrateWarm(ctx, &b.old, s.cfg.Iter, false, s.cfg.Timeout)
 		if err != nil {
 			return s.fail(ctx, b, s.cfg.OldLabel, "calibration", err)
 		}
-		b.N = max(n, s.cfg.MinOps)
+		b.N, b.Iterations = max(n, s.cfg.MinOps), s.cfg.Iterations
+		if m != nil {
+			if sec, ok := m.Get("sec/op"); ok && sec > 0 {
+				b.Iterations = turnIterations(s.cfg.Iterations, float64(b.N)*sec/s.cfg.Iter.Seconds())
+			}
+		}
 	}
 	if s.cfg.Pairing == PairingTurns {
 		return s.turns(ctx, b)
@@ -673,7 +696,7 @@ func (s *Session) turns(ctx context.Context, b *Benchmark) error {
 		sides[0], sides[1] = sides[1], sides[0]
 		labels[0], labels[1] = labels[1], labels[0]
 	}
-	count := s.cfg.Warmup + s.cfg.Iterations
+	count := s.cfg.Warmup + b.Iterations
 	spec := duet.PairSpec{
 		Old: duet.Side{Binary: *sides[0].Binary}, New: duet.Side{Binary: *sides[1].Binary},
 		Pattern: b.old.Pattern, N: b.N, Count: count, Procs: b.old.Procs,
@@ -720,6 +743,21 @@ func (s *Session) turns(ctx context.Context, b *Benchmark) error {
 	}
 	b.Rounds++
 	return nil
+}
+
+// minTurnIterations is the fewest measured iterations per process in a
+// round in turns: enough pairs for a median.
+const minTurnIterations = 6
+
+// turnIterations returns the measured iterations per process in a round
+// in turns of a benchmark whose iterations last long times Config.Iter:
+// iterations, or proportionally fewer when long exceeds 1, but at least
+// minTurnIterations.
+func turnIterations(iterations int, long float64) int {
+	if !(long > 1) {
+		return iterations
+	}
+	return min(iterations, max(minTurnIterations, int(math.Ceil(float64(iterations)/long))))
 }
 
 // turnCPUs returns the CPUs both processes of a round in turns run on:
@@ -927,7 +965,7 @@ func (s *Session) Results() ([]*compare.Result, error) {
 func (s *Session) Note() string {
 	how := "one process of each version per round, back to back"
 	if s.cfg.Pairing == PairingTurns {
-		how = fmt.Sprintf("per round a process of each version at once, taking turns for %d iterations after %d warm-up; a round's ratio is the median of its paired iterations'", s.cfg.Iterations, s.cfg.Warmup)
+		how = fmt.Sprintf("per round a process of each version at once, taking turns for %d iterations (fewer, down to %d, when an operation is long) after %d warm-up; a round's ratio is the median of its paired iterations'", s.cfg.Iterations, minTurnIterations, s.cfg.Warmup)
 	}
 	note := fmt.Sprintf("interleaved: %d rounds in %v (%s); %s; intervals at %s%% per look, %s%% over the %d looks %v; figures at the GOMAXPROCS in each name",
 		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(), how,

@@ -49,3 +49,24 @@ func TestNoisePairs(t *testing.T) {
 		}
 	}
 }
+
+func TestTurnIterations(t *testing.T) {
+	for _, c := range []struct {
+		iterations int
+		long       float64
+		want       int
+	}{
+		{24, 0.5, 24},
+		{24, 1, 24},
+		{24, 2, 12},
+		{24, 3.5, 7},
+		{24, 8.4, 6},
+		{24, 1000, 6},
+		{4, 10, 4},
+		{24, math.NaN(), 24},
+	} {
+		if got := turnIterations(c.iterations, c.long); got != c.want {
+			t.Errorf("turnIterations(%d, %v) = %d, want %d", c.iterations, c.long, got, c.want)
+		}
+	}
+}
