@@ -89,6 +89,10 @@ type ParallelConfig struct {
 	Tags, GCFlags, CacheDir string
 	// Benchmem also records B/op and allocs/op.
 	Benchmem bool
+	// Metric, if not "", is the unit the session will be compared in. A
+	// unit of b.ReportMetric's that no benchmark reports when calibrated
+	// ends the session before its first run.
+	Metric string
 	// OldLabel and NewLabel name the two stored runs; by default the
 	// revisions, binaries' names, or "old" and "new".
 	OldLabel, NewLabel string
@@ -592,6 +596,9 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 	if targets, err = s.shard(targets, log); err != nil {
 		return nil, err
 	}
+	if err := s.calibrateFor(ctx, targets); err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(log, "%d benchmarks in both versions; %d runs each\n", len(targets), cfg.Runs)
 
 	rng := mrand.New(mrand.NewPCG(cfg.Seed, 0x64756574))
@@ -682,6 +689,35 @@ func (s *ParallelSession) benchmarks(ctx context.Context, log io.Writer) ([]floa
 		return skews, fmt.Errorf("%d of %d benchmarks failed", failed, len(targets))
 	}
 	return skews, nil
+}
+
+// calibrateFor calibrates every target before the first run when the
+// session's metric is a unit of the benchmarks' own (b.ReportMetric), and
+// fails, naming the units they do report, when none reports it: a session
+// of minutes must not end in an unknown metric. Other units are checked by
+// CheckMetric; their targets are calibrated as their first run comes.
+func (s *ParallelSession) calibrateFor(ctx context.Context, targets []*parallelTarget) error {
+	cfg := &s.cfg
+	_, unit := benchunit.Tidy(1, cfg.Metric)
+	switch unit {
+	case "", "sec/op", "cpu-sec/op", "B/op", "allocs/op":
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		n, m, err := run.CalibrateWarm(ctx, &t.old, cfg.Iter, cfg.Benchmem, cfg.Timeout)
+		if err != nil {
+			return fmt.Errorf("%s: calibration failed: %v", t.old.Key, err)
+		}
+		t.n = n
+		for _, v := range m.Values {
+			seen[v.Unit] = true
+		}
+	}
+	if !seen[unit] {
+		return fmt.Errorf("-metric %s: no benchmark reports it; they report %v", cfg.Metric, slices.Sorted(maps.Keys(seen)))
+	}
+	return nil
 }
 
 // iterationMeasurement is one side's iteration of a duet or of a round in

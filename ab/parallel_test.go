@@ -417,3 +417,21 @@ func TestParallelAddWhole(t *testing.T) {
 		t.Errorf("the old side holds %d measurements (%d in memory, %d counted), want none", len(r.Measurements), len(s.Old.Measurements), s.stored)
 	}
 }
+
+// TestRunParallelUnknownMetric checks that a unit no benchmark reports
+// ends the session before its first run, naming the units they report.
+func TestRunParallelUnknownMetric(t *testing.T) {
+	cache := needsDuet(t)
+	dir := gitModule(t)
+	db := openStore(t)
+	cfg := testConfig(dir, cache)
+	cfg.Metric = "frobs/op"
+	var log bytes.Buffer
+	res, err := RunParallel(context.Background(), cfg, db, &log)
+	if err == nil || !strings.Contains(err.Error(), "-metric frobs/op: no benchmark reports it") || !strings.Contains(err.Error(), "sec/op") {
+		t.Fatalf("error %v, want one naming -metric frobs/op and the units reported", err)
+	}
+	if res != nil && res.Pairs != 0 {
+		t.Errorf("%d pairs measured before the metric was refused", res.Pairs)
+	}
+}
