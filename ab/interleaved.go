@@ -416,6 +416,9 @@ func (c *Config) check() error {
 // checkPlan reports iterations, rounds, budgets or a timeout a session
 // cannot run with, naming them by the flags of `mbench ab`.
 func (c *Config) checkPlan() error {
+	if err := run.CheckPattern(c.Bench); err != nil {
+		return err
+	}
 	switch {
 	case c.Iter <= 0:
 		return fmt.Errorf("-iter %v: want a positive duration", c.Iter)

@@ -133,6 +133,9 @@ func (c *ParallelConfig) Check() error {
 			modes++
 		}
 	}
+	if err := run.CheckPattern(c.Bench); err != nil {
+		return err
+	}
 	switch {
 	case modes != 1:
 		return errors.New("give the old version once: -old REV, -old-bin FILE (with -new-bin), or -cmd-old CMD (with -cmd-new)")

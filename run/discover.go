@@ -213,3 +213,48 @@ func ParseCPUList(s string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// CheckPattern reports a -test.bench pattern the testing package would
+// refuse, before anything is built: each of its levels, split at the
+// slashes outside brackets and parentheses as the testing package splits
+// them, must be a regular expression.
+func CheckPattern(pattern string) error {
+	for _, level := range splitPattern(pattern) {
+		if _, err := regexp.Compile(level); err != nil {
+			return fmt.Errorf("-bench %q: %v", pattern, err)
+		}
+	}
+	return nil
+}
+
+// splitPattern splits a -test.bench pattern into its levels, as the
+// testing package's splitRegexp does: at the slashes, and the bars, outside
+// brackets and parentheses.
+func splitPattern(s string) []string {
+	var out []string
+	brackets, parens, start := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			brackets++
+		case ']':
+			brackets = max(brackets-1, 0) // an unmatched ']' is legal
+		case '(':
+			if brackets == 0 {
+				parens++
+			}
+		case ')':
+			if brackets == 0 {
+				parens--
+			}
+		case '\\':
+			i++
+		case '/', '|':
+			if brackets == 0 && parens == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}

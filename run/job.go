@@ -115,6 +115,9 @@ func (j *Job) Check() error {
 			seen[label] = true
 		}
 	}
+	if err := CheckPattern(j.Bench); err != nil {
+		return err
+	}
 	if !slices.Contains(stop.Names, j.Criterion) {
 		return fmt.Errorf("-criterion %q: want one of %s", j.Criterion, strings.Join(stop.Names, ", "))
 	}
