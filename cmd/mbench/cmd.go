@@ -128,26 +128,34 @@ func mbench(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mbench %s %s\nRun 'mbench help %s' for details.\n", cmd.name, cmd.usageLine, cmd.name)
+	// The flag package calls Usage after printing a parse error and for
+	// -h; both are answered below, after Parse returns.
+	fs.Usage = func() {}
+	shortUsage := func() {
+		fmt.Fprintf(stderr, "usage: %s\nRun 'mbench help %s' for details.\n", usageLine(cmd), cmd.name)
 	}
 	runFn := cmd.setFlags(fs)
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
+	err := fs.Parse(args[1:])
+	if err == nil {
+		err = runFn(&env{stdout: stdout, stderr: stderr}, fs.Args())
+	} else if !errors.Is(err, flag.ErrHelp) {
+		shortUsage()
 		return exitUsage
 	}
-	err := runFn(&env{stdout: stdout, stderr: stderr}, fs.Args())
 	var ue *usageError
 	var re *regressionError
 	var fe *findingsError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		// -h, -help or --help, to the command or to its subcommand
+		// (store copy -h): the full help, as 'mbench help NAME' prints.
+		printHelp(stdout, cmd)
+		return exitOK
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
-		fs.Usage()
+		shortUsage()
 		return exitUsage
 	case errors.As(err, &re), errors.As(err, &fe):
 		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
@@ -183,16 +191,27 @@ func help(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mbench help %s: unknown command\n", args[0])
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "usage: mbench %s %s\n\n%s\n", cmd.name, cmd.usageLine, strings.TrimSpace(cmd.long))
+	printHelp(stdout, cmd)
+	return exitOK
+}
+
+// printHelp writes the full help of cmd: its usage line, its help text and
+// its flags.
+func printHelp(w io.Writer, cmd *command) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", usageLine(cmd), strings.TrimSpace(cmd.long))
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	cmd.setFlags(fs)
 	hideDBPassword(fs)
 	var hasFlags bool
 	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 	if hasFlags {
-		fmt.Fprintf(stdout, "\nFlags:\n")
-		fs.SetOutput(stdout)
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
-	return exitOK
+}
+
+// usageLine returns "mbench NAME ARGUMENTS" for cmd.
+func usageLine(cmd *command) string {
+	return strings.TrimSpace("mbench " + cmd.name + " " + cmd.usageLine)
 }

@@ -97,3 +97,42 @@ func TestHelpCoversCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFlag checks that -h, -help and --help after any command print
+// that command's full help on stdout, as 'mbench help NAME' does, and exit
+// 0, also after a subcommand.
+func TestHelpFlag(t *testing.T) {
+	type helpCase struct{ name, args string }
+	var cases []helpCase
+	for _, c := range commands {
+		for _, h := range []string{"-h", "-help", "--help"} {
+			cases = append(cases, helpCase{c.name, c.name + " " + h})
+		}
+	}
+	cases = append(cases,
+		helpCase{"store", "store copy -h"},
+		helpCase{"store", "store copy --help"},
+		helpCase{"compare", "compare -format json -h"},
+	)
+	for _, tc := range cases {
+		t.Run(tc.args, func(t *testing.T) {
+			var want, stdout, stderr bytes.Buffer
+			if code := mbench([]string{"help", tc.name}, &want, &stderr); code != exitOK || stderr.Len() > 0 {
+				t.Fatalf("mbench help %s: exit code %d, stderr:\n%s", tc.name, code, &stderr)
+			}
+			if !strings.HasPrefix(want.String(), "usage: mbench "+tc.name) {
+				t.Fatalf("mbench help %s does not start with its usage line:\n%s", tc.name, &want)
+			}
+			code := mbench(strings.Fields(tc.args), &stdout, &stderr)
+			if code != exitOK {
+				t.Errorf("exit code %d, want %d", code, exitOK)
+			}
+			if stdout.String() != want.String() {
+				t.Errorf("stdout differs from mbench help %s:\n--- got\n%s\n--- want\n%s", tc.name, &stdout, &want)
+			}
+			if stderr.Len() > 0 {
+				t.Errorf("stderr not empty:\n%s", &stderr)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 
 	"github.com/mbench/mbench/store"
@@ -27,8 +28,12 @@ func init() {
 func storeCopy(e *env, args []string) error {
 	fs := flag.NewFlagSet("store copy", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	fs.Usage = func() {} // mbench prints the help for -h and the usage after an error
 	label := fs.String("label", "", "copy every run with label `L`")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
 		return usagef("store copy: %v", err)
 	}
 	args = fs.Args()
