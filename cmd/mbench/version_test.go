@@ -98,10 +98,10 @@ func TestVersionBuildInfo(t *testing.T) {
 		info: &debug.BuildInfo{GoVersion: goV, Path: pkg, Main: debug.Module{Path: "example.com/app", Version: "(devel)"},
 			Deps: []*debug.Module{
 				{Path: "golang.org/x/perf", Version: "v0.0.0-20260908200009-22c9c6c9d4da"},
-				{Path: mod, Version: "v0.0.0-00010101000000-000000000000", Replace: &debug.Module{Path: "/src/mbench"}},
+				{Path: mod, Version: "v0.0.0-00010101000000-000000000000", Replace: &debug.Module{Path: "/src/mbench", Version: "(devel)"}},
 			},
 			Settings: vcs("true")},
-		want: "mbench v0.0.0-00010101000000-000000000000 => /src/mbench\nrevision unknown\n" + tail,
+		want: "mbench v0.0.0-00010101000000-000000000000 => /src/mbench (devel)\nrevision unknown\n" + tail,
 	}, {
 		name: "tool, required",
 		info: &debug.BuildInfo{GoVersion: goV, Path: pkg, Main: debug.Module{Path: "example.com/app", Version: "(devel)"},
