@@ -68,6 +68,9 @@ type Config struct {
 	Instance string
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
+	// Progress, if not nil, is called as each benchmark of a round
+	// starts.
+	Progress func(Progress)
 	// Shard, unless it is the whole suite, compares one part of the
 	// benchmarks both versions have (run.PlanShard), balanced by the
 	// basis ShardBasis names or run.FindBasis finds in the store.
@@ -126,6 +129,19 @@ const (
 	// (stats.RoundRatio).
 	PairingProcesses = compare.PairingProcesses
 )
+
+// Progress is where a session stands, for a progress line.
+type Progress struct {
+	// Round is the round going on; Benchmark the benchmark it runs now,
+	// the Index-th of Active in the round.
+	Round         int
+	Benchmark     bench.Key
+	Index, Active int
+	// Decided counts the benchmarks whose verdict is decided, of Total.
+	Decided, Total int
+	// Elapsed is the session's time so far; Budget its limit (0: none).
+	Elapsed, Budget time.Duration
+}
 
 // Why a benchmark stopped.
 const (
@@ -600,7 +616,11 @@ func (s *Session) rounds(ctx context.Context) error {
 		s.Rounds++
 		s.logf("round %d: %d benchmarks, %v elapsed", s.Rounds, len(active), time.Since(start).Round(time.Second))
 		s.rng.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
-		for _, b := range active {
+		for i, b := range active {
+			if s.cfg.Progress != nil {
+				s.cfg.Progress(Progress{Round: s.Rounds, Benchmark: b.Key, Index: i + 1, Active: len(active),
+					Decided: s.count(StopDecided), Total: len(s.Benchmarks), Elapsed: time.Since(start), Budget: s.budget()})
+			}
 			if err := s.pair(ctx, b); err != nil {
 				s.Elapsed = time.Since(start)
 				return err
@@ -631,6 +651,17 @@ func (s *Session) budget() time.Duration {
 		return s.cfg.Budget
 	}
 	return s.cfg.BenchmarkBudget * time.Duration(len(s.Benchmarks))
+}
+
+// count returns the number of benchmarks that stopped for why.
+func (s *Session) count(why string) int {
+	n := 0
+	for _, b := range s.Benchmarks {
+		if b.Stop == why {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Session) active() []*Benchmark {

@@ -71,6 +71,8 @@ func TestInterleaved(t *testing.T) {
 func testInterleaved(t *testing.T, pairing string) {
 	cfg := interleavedConfig(t, ".")
 	cfg.Pairing = pairing
+	var progress []Progress
+	cfg.Progress = func(p Progress) { progress = append(progress, p) }
 	db := openStore(t)
 	s, err := Interleaved(context.Background(), cfg, db, &bench.Run{Label: "old..new"})
 	if err != nil {
@@ -84,6 +86,21 @@ func testInterleaved(t *testing.T, pairing string) {
 	}
 	if len(s.Benchmarks) != 6 {
 		t.Fatalf("%d benchmarks in both versions, want 6", len(s.Benchmarks))
+	}
+	// A progress report before each benchmark of each round.
+	pairs := 0
+	for _, b := range s.Benchmarks {
+		pairs += b.Rounds
+	}
+	if len(progress) != pairs {
+		t.Errorf("%d progress reports, want one per benchmark and round, %d", len(progress), pairs)
+	}
+	for i, p := range progress {
+		if p.Round < 1 || p.Round > s.Rounds || p.Index < 1 || p.Index > p.Active || p.Total != 6 || p.Decided > p.Total || p.Elapsed < 0 ||
+			i > 0 && (p.Round < progress[i-1].Round || p.Decided < progress[i-1].Decided) {
+			t.Errorf("progress %d: %+v", i, p)
+			break
+		}
 	}
 	for _, b := range s.Benchmarks {
 		if b.Key.Procs != 3 {

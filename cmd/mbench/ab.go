@@ -99,7 +99,10 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 		}
 		o.Dir, o.Packages, o.Platform, o.Head, o.Log = wd, args, &platform, r.head(e), prefixWriter{e.stderr}
 		o.NoiseDir, o.FromNoise = noiseDir(r.db), !isSet(fs, "mi")
+		progress := newProgress(e.stderr, false)
+		o.Progress = progress.abProgress
 		sess, runErr := ab.RunInterleaved(ctx, o, db)
+		progress.done()
 		if sess == nil {
 			return runErr
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mbench/mbench/ab"
 	"github.com/mbench/mbench/run"
 	"golang.org/x/sys/unix"
 )
@@ -53,4 +54,22 @@ func (p *progress) done() {
 	if p.terminal && p.lastLen > 0 {
 		fmt.Fprintf(p.w, "\r%*s\r", p.lastLen, "")
 	}
+}
+
+// abProgress reports an interleaved session's progress on a terminal: a
+// live line with the round, the benchmark, the verdicts decided and the
+// time left of the budget. Elsewhere it says nothing (-v logs the rounds).
+func (p *progress) abProgress(s ab.Progress) {
+	if !p.terminal {
+		return
+	}
+	left := ""
+	if s.Budget > 0 {
+		left = fmt.Sprintf(", at most %v left", max(0, s.Budget-s.Elapsed).Round(time.Second))
+	}
+	line := fmt.Sprintf("round %d, benchmark %d of %d: %s; %d of %d decided; %v elapsed%s",
+		s.Round, s.Index, s.Active, s.Benchmark, s.Decided, s.Total, s.Elapsed.Round(time.Second), left)
+	pad := max(0, p.lastLen-len(line))
+	fmt.Fprintf(p.w, "\r%s%*s", line, pad, "")
+	p.lastLen = len(line)
 }
