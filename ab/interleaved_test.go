@@ -84,8 +84,8 @@ func testInterleaved(t *testing.T, pairing string) {
 	if got := keyNames(s.OnlyNew); len(got) != 1 || !strings.Contains(got[0], "NewOnly") {
 		t.Errorf("OnlyNew = %v, want NewOnly", got)
 	}
-	if len(s.Benchmarks) != 6 {
-		t.Fatalf("%d benchmarks in both versions, want 6", len(s.Benchmarks))
+	if len(s.Benchmarks) != 7 {
+		t.Fatalf("%d benchmarks in both versions, want 7", len(s.Benchmarks))
 	}
 	// A progress report before each benchmark of each round.
 	pairs := 0
@@ -96,7 +96,7 @@ func testInterleaved(t *testing.T, pairing string) {
 		t.Errorf("%d progress reports, want one per benchmark and round, %d", len(progress), pairs)
 	}
 	for i, p := range progress {
-		if p.Round < 1 || p.Round > s.Rounds || p.Index < 1 || p.Index > p.Active || p.Total != 6 || p.Decided > p.Total || p.Elapsed < 0 ||
+		if p.Round < 1 || p.Round > s.Rounds || p.Index < 1 || p.Index > p.Active || p.Total != 7 || p.Decided > p.Total || p.Elapsed < 0 ||
 			i > 0 && (p.Round < progress[i-1].Round || p.Decided < progress[i-1].Decided) {
 			t.Errorf("progress %d: %+v", i, p)
 			break
@@ -207,6 +207,24 @@ func testInterleaved(t *testing.T, pairing string) {
 	}
 	if cold == 0 {
 		t.Error("no measured iteration of ColdStart")
+	}
+	// Steady state across collections: BenchmarkAfterGC allocates 1 MB on
+	// its first operation after each collection, and the testing package
+	// collects before every timed run; at -min-ops operations that is
+	// 512 KB/op, at the operations steadyN chose a small part of it.
+	for _, b := range s.Benchmarks {
+		if b.Key.Name == "AfterGC" && b.N < 8*cfg.MinOps {
+			t.Errorf("AfterGC: %d operations per iteration, want at least %d", b.N, 8*cfg.MinOps)
+		}
+	}
+	for _, m := range stored.Measurements {
+		if m.Key.Name != "AfterGC" || m.Coord.Phase == bench.Warmup {
+			continue
+		}
+		if v, _ := m.Get("B/op"); v > 1<<20/8 {
+			t.Errorf("AfterGC %s round %d: %v B/op, want the steady state's, below 128 KB", m.Coord.Version, m.Coord.SuiteRun, v)
+			break
+		}
 	}
 }
 

@@ -179,7 +179,7 @@ func mbenchProbeInit() *mbenchProbeState {
 		spinNames: make(map[string]bool),
 		in:        make([]byte, 1<<16),
 		out:       make([]byte, 0, 4096),
-		gc:        []metrics.Sample{{Name: "/gc/cycles/total:gc-cycle"}},
+		gc:        []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}},
 	}
 	// The first read sets up the runtime's table of metrics, which
 	// allocates: not in a timed run.
