@@ -751,8 +751,12 @@ func iterationMeasurement(key bench.Key, coord bench.Coord, it duet.Iteration, b
 		put(bench.Value{Value: v, Unit: unit, OrigUnit: "MB/s", OrigValue: mbs})
 	}
 	if benchmem {
-		put(bench.Value{Value: float64(it.MemBytes) / float64(n), Unit: "B/op"})
-		put(bench.Value{Value: float64(it.MemAllocs) / float64(n), Unit: "allocs/op"})
+		// Whole numbers, as the testing package divides them
+		// (BenchmarkResult.AllocedBytesPerOp): the few bytes the runtime
+		// allocates now and then during a long run are not an allocation
+		// of the benchmark's.
+		put(bench.Value{Value: float64(it.MemBytes / uint64(n)), Unit: "B/op"})
+		put(bench.Value{Value: float64(it.MemAllocs / uint64(n)), Unit: "allocs/op"})
 	}
 	units := slices.Sorted(maps.Keys(it.Extra))
 	for _, u := range units {

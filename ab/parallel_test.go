@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mbench/mbench/duet"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -433,5 +434,18 @@ func TestRunParallelUnknownMetric(t *testing.T) {
 	}
 	if res != nil && res.Pairs != 0 {
 		t.Errorf("%d pairs measured before the metric was refused", res.Pairs)
+	}
+}
+
+// TestIterationMeasurementWhole checks that B/op and allocs/op are whole
+// numbers, as go test prints them: 5 allocations of the runtime's in
+// 1,000 operations are 0 allocs/op, not 0.005.
+func TestIterationMeasurementWhole(t *testing.T) {
+	it := duet.Iteration{N: 1000, Duration: time.Millisecond, MemBytes: 4685, MemAllocs: 5}
+	m := iterationMeasurement(bench.Key{Name: "X"}, bench.Coord{}, it, true)
+	for unit, want := range map[string]float64{"B/op": 4, "allocs/op": 0, "sec/op": 1e-6} {
+		if got, ok := m.Get(unit); !ok || got != want {
+			t.Errorf("%s = %v (%v), want %v", unit, got, ok, want)
+		}
 	}
 }
