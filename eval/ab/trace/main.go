@@ -81,7 +81,7 @@ type record struct {
 	StartCPU  int     `json:"start_cpu"`
 	EndCPU    int     `json:"end_cpu"`
 	BytesOp   float64 `json:"b_op"`
-	GCs       int     `json:"gcs"` // garbage collection cycles during the timed run (-1: unknown)
+	GCs       int     `json:"gcs"`          // garbage collection cycles during the timed run (-1: unknown)
 	SinceProc float64 `json:"since_proc_s"` // from the process's start to this iteration's
 }
 
