@@ -530,6 +530,10 @@ func TestRunPairTurns(t *testing.T) {
 	s := spec(bins[0], "^Benchmark(Work|Alloc|Sub)$", n, count)
 	s.Turns, s.Benchmem = true, true
 	s.Old.CPU, s.New.CPU = 0, 0 // not used in turns
+	var allowed unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
+		t.Fatal(err)
+	}
 	pairs, st, err := collect(t, s)
 	if err != nil {
 		t.Fatal(err)
@@ -560,18 +564,26 @@ func TestRunPairTurns(t *testing.T) {
 				t.Errorf("pairs %d and %d: the same side went first", i-1, i)
 			}
 		}
-		if p.Old.N != n || p.New.N != n || p.Old.StartCPU < -1 || p.New.EndCPU < -1 {
-			t.Errorf("pair %d: N %d and %d, CPUs %d and %d", i, p.Old.N, p.New.N, p.Old.StartCPU, p.New.EndCPU)
+		if p.Old.N != n || p.New.N != n {
+			t.Errorf("pair %d: N %d and %d, want %d", i, p.Old.N, p.New.N, n)
+		}
+		// The probe says where each run started and stopped, on a CPU
+		// the process may run on, and how many collections ran in it.
+		for _, it := range [2]Iteration{p.Old, p.New} {
+			for _, c := range []int{it.StartCPU, it.EndCPU} {
+				if c < 0 || !allowed.IsSet(c) {
+					t.Errorf("pair %d: ran on CPU %d, outside the process's %d CPUs", i, c, allowed.Count())
+				}
+			}
+			if it.GCs < 0 {
+				t.Errorf("pair %d: %d collections, want the probe's count", i, it.GCs)
+			}
 		}
 	}
 	if !pairs[0].Old.Start.Before(pairs[0].New.Start) {
 		t.Errorf("the first pair started with new; old goes first at the first run")
 	}
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Old.CPUs) != all.Count() || len(st.New.CPUs) != all.Count() {
-		t.Errorf("affinity old %v, new %v; want every CPU of this process (%d)", st.Old.CPUs, st.New.CPUs, all.Count())
+	if len(st.Old.CPUs) != allowed.Count() || len(st.New.CPUs) != allowed.Count() {
+		t.Errorf("affinity old %v, new %v; want every CPU of this process (%d)", st.Old.CPUs, st.New.CPUs, allowed.Count())
 	}
 }
