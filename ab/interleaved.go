@@ -797,10 +797,9 @@ const (
 // much as one of many more operations. The testing package collects the
 // garbage before every timed run, which empties caches of sync.Pool and
 // buffers a benchmark keeps across calls; at a few operations per
-// iteration each run then pays for refilling them (a JSON parser measured
-// 1.5 ms per op warm and 12–44 ms on the iterations that refilled its
-// pools at 2 ops per iteration), where go test's iterations of a second
-// amortise them. sec is the time of an operation.
+// iteration each run then pays for refilling them, where go test's
+// iterations of a second amortise them (docs/eval/ab.md, "Steady
+// state"). sec is the time of an operation.
 func (s *Session) steadyN(ctx context.Context, t *run.Target, n int, sec float64) (int, error) {
 	perOp := func(n, count int) (float64, error) {
 		spec := run.ForkSpec{Binary: *t.Binary, Pattern: t.Pattern, Procs: t.Procs, BenchTime: strconv.Itoa(n) + "x",
