@@ -80,3 +80,33 @@ func TestReportCLI(t *testing.T) {
 		t.Errorf("a failed report left mbench-report.html behind")
 	}
 }
+
+// TestReportDefaultFile checks that the help names the file report writes
+// when no -o is given.
+func TestReportDefaultFile(t *testing.T) {
+	dir := t.TempDir()
+	abs, err := filepath.Abs(filepath.Join("testdata", "old.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if code, out := runReport(t, dir, "-db", filepath.Join(dir, "m.db"), abs); code != exitOK {
+		t.Fatalf("exit code %d\n%s", code, out)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var html []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".html") {
+			html = append(html, e.Name())
+		}
+	}
+	if len(html) != 1 {
+		t.Fatalf("report wrote %v, want one HTML file", html)
+	}
+	if want := "default " + html[0] + ")"; !strings.Contains(helpText("report"), want) {
+		t.Errorf("the help of report does not say %q", want)
+	}
+}
