@@ -57,6 +57,10 @@ const depsRules = `
 	duet, internal/gitrev < ab;
 	ab, gen/internal/codec < gen;
 
+	# The first changed commit between two revisions: a search over an
+	# oracle, which ab sessions implement.
+	ab < bisect;
+
 	# Pictures and series. plot draws from plain data and imports only
 	# bench; history reads the store.
 	bench, internal/outfile < plot;
@@ -76,7 +80,7 @@ const depsRules = `
 
 	# The fronts: a few lines each over one library call.
 	vet < cmd/mbench-vet, vet/golangci;
-	report, vet < cmd/mbench;
+	report, vet, bisect < cmd/mbench;
 
 	# For tests only: no rule lets a package import these outside its
 	# tests.
