@@ -1,12 +1,3 @@
-// Package gen generates benchmarks from marked code, after AutoJMH
-// (Rodriguez-Cancio, Combemale & Baudry, "Automatic Microbenchmark
-// Generation to Prevent Dead Code Elimination and Constant Folding",
-// ASE 2016): a `//mbench:bench NAME` comment before a statement, or in a
-// function's doc comment, marks a segment; mbench gen records the
-// segment's inputs while the package's tests run and writes a benchmark
-// that the compiler can neither delete nor fold, that restores the state
-// the segment mutates, and a test that checks the benchmark still does
-// what the program does.
 package gen
 
 import (
