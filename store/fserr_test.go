@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -13,13 +14,20 @@ import (
 )
 
 // mount mounts a tmpfs of size (as mount -o size= reads it) on a new
-// directory and returns it, unmounting it when the test ends; the test is
-// skipped where this process may not mount (only root may).
+// directory and returns it, unmounting it when the test ends. The test is
+// skipped where this process may not mount: only root may, and not in a
+// container that denies it the capability. Any other failure fails it.
 func mount(t *testing.T, size string) string {
 	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("only root may mount a file system")
+	}
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a file system of %s: %v %s", size, err, out)
+		if strings.Contains(strings.ToLower(string(out)), "permission denied") {
+			t.Skipf("root may not mount a file system here: %s", bytes.TrimSpace(out))
+		}
+		t.Fatalf("mount a file system of %s: %v %s", size, err, out)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {

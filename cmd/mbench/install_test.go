@@ -28,7 +28,7 @@ func TestInstall(t *testing.T) {
 	}
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		t.Skipf("go command not found: %v", err)
+		t.Fatalf("go command not found: %v", err)
 	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {

@@ -50,7 +50,7 @@ func Require(t testing.TB) string {
 	}
 	path, err := Find()
 	if err != nil {
-		t.Skipf("%s chromium ran but: %v", DepsScript, err)
+		t.Fatalf("%s chromium installed Chromium, but: %v", DepsScript, err)
 	}
 	return path
 }

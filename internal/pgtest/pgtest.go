@@ -10,8 +10,9 @@
 //
 //	func TestMain(m *testing.M) { pgtest.Main(m) }
 //
-// When no server can be started (PostgreSQL is not installed and cannot be
-// installed here), DSN skips the test, saying why.
+// When PostgreSQL is not installed and cannot be installed here (Script
+// exits with ExitMissing), DSN skips the test, saying why; any other
+// failure to start the server fails it.
 package pgtest
 
 import (
@@ -39,12 +40,17 @@ const Script = ".ci/postgres"
 // EnvVar names the variable that points the tests at an existing server.
 const EnvVar = "MBENCH_TEST_POSTGRES"
 
+// ExitMissing is the status with which Script exits when PostgreSQL is
+// not installed and .ci/deps could not install it.
+const ExitMissing = 3
+
 var server struct {
 	once    sync.Once
 	url     string // of the server's maintenance database
 	started bool   // by this process, through Script
 	script  string
 	err     error
+	missing bool // Script exited with ExitMissing
 }
 
 // Main runs the tests and stops the server DSN started, if any, before it
@@ -61,7 +67,8 @@ func Main(m *testing.M) {
 }
 
 // Server returns the URL of a database on the test server, starting the
-// server once per test binary, or skips t when there is none.
+// server once per test binary; it skips t when PostgreSQL cannot be installed
+// and fails it when the server does not start.
 func Server(t testing.TB) string {
 	t.Helper()
 	server.once.Do(func() {
@@ -82,14 +89,19 @@ func Server(t testing.TB) string {
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
+			var exit *exec.ExitError
+			server.missing = errors.As(err, &exit) && exit.ExitCode() == ExitMissing
 			server.err = fmt.Errorf("%s start: %v\n%s", Script, err, bytes.TrimSpace(stderr.Bytes()))
 			return
 		}
 		server.url = strings.TrimSpace(string(out))
 		server.started = true
 	})
-	if server.err != nil {
+	switch {
+	case server.missing:
 		t.Skipf("no PostgreSQL server for the test (%v): install PostgreSQL (.ci/deps postgresql), or set %s to the URL of a database whose user may create databases", server.err, EnvVar)
+	case server.err != nil:
+		t.Fatalf("pgtest: %v", server.err)
 	}
 	return server.url
 }
@@ -110,7 +122,7 @@ func stop() error {
 var seq atomic.Int64
 
 // DSN returns the URL of a new, empty database on the test server for t,
-// which is dropped when t ends. It skips t when there is no server.
+// which is dropped when t ends. It skips or fails t as Server does.
 func DSN(t testing.TB) string {
 	t.Helper()
 	base := Server(t)
