@@ -45,11 +45,11 @@ const depsRules = `
 
 	# The analyses sit on the model and the numerics and never start a
 	# process.
-	bench, stats, internal/outfile < stop, compare, optimize;
+	bench, stats, internal/outfile < stop, compare, optimize, profdiff;
 
 	# Executing benchmarks and keeping them; run reads plan files through
 	# optimize.
-	stop, compare, optimize < store;
+	stop, compare, optimize, profdiff < store;
 	stop, compare, optimize, internal/probe, internal/proc < run;
 
 	# A/B sessions and generated benchmarks, each row above the last.
@@ -89,7 +89,7 @@ const depsRules = `
 
 // analyses never start a process: os/exec is not among their
 // dependencies, direct or indirect.
-var analyses = []string{"stop", "compare", "optimize"}
+var analyses = []string{"stop", "compare", "optimize", "profdiff"}
 
 // An execUse is why a package imports os/exec.
 type execUse struct {
