@@ -123,11 +123,11 @@ const (
 	// (duet.PairSpec.Turns), both on the same CPUs and at the
 	// benchmark's GOMAXPROCS; a round's ratio is the median of its
 	// paired iterations' ratios (stats.TurnRatio).
-	PairingTurns = compare.PairingTurns
+	PairingTurns = bench.PairingTurns
 	// PairingProcesses runs one process of each version back to back; a
 	// round's ratio is that of the processes' mean times
 	// (stats.RoundRatio).
-	PairingProcesses = compare.PairingProcesses
+	PairingProcesses = bench.PairingProcesses
 )
 
 // Progress is where a session stands, for a progress line.
@@ -274,12 +274,12 @@ func Resume(ctx context.Context, cfg Config, db *store.Store, id string) (*Sessi
 		return nil, err
 	}
 	set := stored.Settings
-	if set[compare.SettingMode] != compare.ModeInterleaved {
+	if set[bench.SettingMode] != bench.ModeInterleaved {
 		return nil, fmt.Errorf("run %s is not an interleaved session", id)
 	}
-	if set[compare.SettingOld] != cfg.OldLabel || set[compare.SettingNew] != cfg.NewLabel {
+	if set[bench.SettingOld] != cfg.OldLabel || set[bench.SettingNew] != cfg.NewLabel {
 		return nil, fmt.Errorf("run %s compares %s with %s, not %s with %s; give the same versions and labels",
-			id, set[compare.SettingOld], set[compare.SettingNew], cfg.OldLabel, cfg.NewLabel)
+			id, set[bench.SettingOld], set[bench.SettingNew], cfg.OldLabel, cfg.NewLabel)
 	}
 	if err := restoreSettings(&cfg, set); err != nil {
 		return nil, fmt.Errorf("run %s: %v", id, err)
@@ -325,21 +325,21 @@ func restoreSettings(cfg *Config, set map[string]string) error {
 			errs = append(errs, fmt.Errorf("setting %s: %v", key, err))
 		}
 	}
-	parse("ab-alpha", func(v string) (err error) { cfg.Compare.Alpha, err = strconv.ParseFloat(v, 64); return })
-	parse("threshold", func(v string) (err error) { cfg.Compare.Threshold, err = strconv.ParseFloat(v, 64); return })
-	parse("iterations", func(v string) (err error) { cfg.Iterations, err = strconv.Atoi(v); return })
-	parse("warmup", func(v string) (err error) { cfg.Warmup, err = strconv.Atoi(v); return })
+	parse(bench.SettingAlpha, func(v string) (err error) { cfg.Compare.Alpha, err = strconv.ParseFloat(v, 64); return })
+	parse(bench.SettingThreshold, func(v string) (err error) { cfg.Compare.Threshold, err = strconv.ParseFloat(v, 64); return })
+	parse(bench.SettingIterations, func(v string) (err error) { cfg.Iterations, err = strconv.Atoi(v); return })
+	parse(bench.SettingWarmup, func(v string) (err error) { cfg.Warmup, err = strconv.Atoi(v); return })
 	// Sessions stored before turns paired processes, with no minimum.
 	cfg.Pairing, cfg.MinOps = PairingProcesses, 1
-	if v := set[compare.SettingPairing]; v != "" {
+	if v := set[bench.SettingPairing]; v != "" {
 		cfg.Pairing = v
 	}
-	if v := set["min-ops"]; v != "" {
-		parse("min-ops", func(v string) (err error) { cfg.MinOps, err = strconv.Atoi(v); return })
+	if v := set[bench.SettingMinOps]; v != "" {
+		parse(bench.SettingMinOps, func(v string) (err error) { cfg.MinOps, err = strconv.Atoi(v); return })
 	}
-	parse("iter", func(v string) (err error) { cfg.Iter, err = time.ParseDuration(v); return })
-	parse("seed", func(v string) (err error) { cfg.Compare.Seed, err = strconv.ParseUint(v, 10, 64); return })
-	parse("ab-looks", func(v string) (err error) {
+	parse(bench.SettingIter, func(v string) (err error) { cfg.Iter, err = time.ParseDuration(v); return })
+	parse(bench.SettingSeed, func(v string) (err error) { cfg.Compare.Seed, err = strconv.ParseUint(v, 10, 64); return })
+	parse(bench.SettingLooks, func(v string) (err error) {
 		looks := strings.Split(v, ",")
 		if cfg.MinRounds, err = strconv.Atoi(looks[0]); err != nil {
 			return err
@@ -347,7 +347,7 @@ func restoreSettings(cfg *Config, set map[string]string) error {
 		cfg.MaxRounds, err = strconv.Atoi(looks[len(looks)-1])
 		return err
 	})
-	cfg.Bench = set["bench"]
+	cfg.Bench = set[bench.SettingBench]
 	return errors.Join(errs...)
 }
 
@@ -464,20 +464,20 @@ func sessionSettings(base map[string]string, cfg Config, seq stats.Sequence) map
 		looks[i] = strconv.Itoa(l)
 	}
 	for k, v := range map[string]string{
-		compare.SettingMode:      compare.ModeInterleaved,
-		compare.SettingOld:       cfg.OldLabel,
-		compare.SettingNew:       cfg.NewLabel,
-		compare.SettingLookAlpha: strconv.FormatFloat(seq.LookAlpha(), 'g', -1, 64),
-		compare.SettingPairing:   cfg.Pairing,
-		"min-ops":                strconv.Itoa(cfg.MinOps),
-		"ab-alpha":               strconv.FormatFloat(cfg.Compare.Alpha, 'g', -1, 64),
-		"ab-looks":               strings.Join(looks, ","),
-		"threshold":              strconv.FormatFloat(cfg.Compare.Threshold, 'g', -1, 64),
-		"iter":                   cfg.Iter.String(),
-		"iterations":             strconv.Itoa(cfg.Iterations),
-		"warmup":                 strconv.Itoa(cfg.Warmup),
-		"seed":                   strconv.FormatUint(cfg.Compare.Seed, 10),
-		"bench":                  cfg.Bench,
+		bench.SettingMode:       bench.ModeInterleaved,
+		bench.SettingOld:        cfg.OldLabel,
+		bench.SettingNew:        cfg.NewLabel,
+		bench.SettingLookAlpha:  strconv.FormatFloat(seq.LookAlpha(), 'g', -1, 64),
+		bench.SettingPairing:    cfg.Pairing,
+		bench.SettingMinOps:     strconv.Itoa(cfg.MinOps),
+		bench.SettingAlpha:      strconv.FormatFloat(cfg.Compare.Alpha, 'g', -1, 64),
+		bench.SettingLooks:      strings.Join(looks, ","),
+		bench.SettingThreshold:  strconv.FormatFloat(cfg.Compare.Threshold, 'g', -1, 64),
+		bench.SettingIter:       cfg.Iter.String(),
+		bench.SettingIterations: strconv.Itoa(cfg.Iterations),
+		bench.SettingWarmup:     strconv.Itoa(cfg.Warmup),
+		bench.SettingSeed:       strconv.FormatUint(cfg.Compare.Seed, 10),
+		bench.SettingBench:      cfg.Bench,
 	} {
 		out[k] = v
 	}

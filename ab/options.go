@@ -181,7 +181,7 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	meta := &bench.Run{
 		Label: c.OldLabel + ".." + c.NewLabel, Commit: new.Commit, Dirty: new.Dirty,
 		Platform: platform.Bench(c.Instance), Start: time.Now(),
-		Settings: map[string]string{"ab-old-commit": old.Commit, "ab-new-commit": new.Commit},
+		Settings: map[string]string{bench.SettingOldCommit: old.Commit, bench.SettingNewCommit: new.Commit},
 	}
 	maps.Copy(meta.Settings, platform.NoiseSettings(meta.Start))
 	return Interleaved(ctx, c, db, meta)

@@ -202,10 +202,10 @@ func (c *ParallelConfig) unit() string {
 // store: NewParallel creates them, so their ids can be shown before the
 // measurements start, and Run fills them.
 type ParallelSession struct {
-	// ID is the session's id, the "duet" setting both runs carry;
+	// ID is the session's id, the bench.SettingDuet both runs carry;
 	// compare.Paired recognises the pair by it.
 	ID string
-	// Old and New are the two stored runs ("duet-side" old and new), with
+	// Old and New are the two stored runs (bench.SettingDuetSide old and new), with
 	// their ids and labels; Run appends each stored measurement.
 	Old, New *bench.Run
 	// Shard is the plan of the part of the benchmarks the session
@@ -386,9 +386,10 @@ func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (_ *P
 	rand.Read(id[:])
 	s.ID = hex.EncodeToString(id[:])
 	settings := map[string]string{
-		"duet": s.ID, "runs": fmt.Sprint(cfg.Runs), "iters": fmt.Sprint(cfg.Iters), "warmup": fmt.Sprint(cfg.Warmup),
-		"iter": cfg.Iter.String(), "cpus": fmt.Sprintf("%d,%d", cfg.CPUs[0], cfg.CPUs[1]), "filler": fmt.Sprint(cfg.Filler),
-		"seed": fmt.Sprint(cfg.Seed),
+		bench.SettingDuet: s.ID, bench.SettingRuns: fmt.Sprint(cfg.Runs), bench.SettingIters: fmt.Sprint(cfg.Iters),
+		bench.SettingWarmup: fmt.Sprint(cfg.Warmup), bench.SettingIter: cfg.Iter.String(),
+		bench.SettingCPUs: fmt.Sprintf("%d,%d", cfg.CPUs[0], cfg.CPUs[1]), bench.SettingFiller: fmt.Sprint(cfg.Filler),
+		bench.SettingSeed: fmt.Sprint(cfg.Seed),
 	}
 	for i, r := range []*bench.Run{old, new} {
 		r.Platform = platform.Bench(s.instance)
@@ -397,7 +398,7 @@ func NewParallel(ctx context.Context, cfg ParallelConfig, db *store.Store) (_ *P
 		for k, v := range settings {
 			r.Settings[k] = v
 		}
-		r.Settings["duet-side"] = []string{"old", "new"}[i]
+		r.Settings[bench.SettingDuetSide] = []string{bench.DuetSideOld, bench.DuetSideNew}[i]
 		var err error
 		if r.ID, err = db.CreateRun(r); err != nil {
 			return nil, err

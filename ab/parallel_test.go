@@ -172,14 +172,14 @@ func TestRunParallel(t *testing.T) {
 		label, commit string
 		side          string
 	}{
-		{res.Old, "HEAD~1", prev, "old"},
-		{res.New, head[:12], head, "new"},
+		{res.Old, "HEAD~1", prev, bench.DuetSideOld},
+		{res.New, head[:12], head, bench.DuetSideNew},
 	} {
 		stored, err := db.Load(side.run.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stored.Label != side.label || stored.Commit != side.commit || stored.Settings["duet-side"] != side.side || stored.Settings["duet"] != res.ID {
+		if stored.Label != side.label || stored.Commit != side.commit || stored.Settings[bench.SettingDuetSide] != side.side || stored.Settings[bench.SettingDuet] != res.ID {
 			t.Errorf("%s run: label %q, commit %s, settings %v; want label %q, commit %s, side %s of session %s",
 				side.side, stored.Label, stored.Commit, stored.Settings, side.label, side.commit, side.side, res.ID)
 		}

@@ -323,11 +323,6 @@ func (r *Run) Versions() []string {
 	return versions
 }
 
-// SettingVersions is the run setting that lists, as a JSON array, the
-// versions a run measured side by side in the order they were given (old
-// before new), since the order they were first measured in is random.
-const SettingVersions = "versions"
-
 // Version returns the part of r that measured version v: a Run with r's
 // metadata, Label set to v (or left as r's when v is "", the version of a
 // run that measured one), and the measurements whose Coord.Version is v,

@@ -228,7 +228,7 @@ type Result struct {
 	// compare the processes of each round.
 	Paired bool
 	// Interleaved is set for the versions of an interleaved session;
-	// Turns too when its rounds took turns (SettingPairing).
+	// Turns too when its rounds took turns (bench.SettingPairing).
 	Interleaved, Turns bool
 }
 
@@ -332,7 +332,7 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	minN := MinSamples(opts.Alpha)
 	paired := Paired(old, new)
 	rounds := Interleaved(old, new)
-	turns := rounds && old.Settings[SettingPairing] == PairingTurns
+	turns := rounds && old.Settings[bench.SettingPairing] == bench.PairingTurns
 	res.Paired, res.Interleaved, res.Turns = paired || rounds, rounds, turns
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -616,11 +616,13 @@ func missingMetric(unit string, old, new *bench.Run, inOld, inNew bool) error {
 }
 
 // Paired reports whether old and new were measured side by side by `mbench
-// duet`: both carry the same "duet" setting, old as side "old" and new as
-// side "new". Their iterations are then compared pair by pair.
+// duet`: both carry the same bench.SettingDuet, old as side
+// bench.DuetSideOld and new as side bench.DuetSideNew. Their iterations are
+// then compared pair by pair.
 func Paired(old, new *bench.Run) bool {
-	id := old.Settings["duet"]
-	return id != "" && new.Settings["duet"] == id && old.Settings["duet-side"] == "old" && new.Settings["duet-side"] == "new"
+	id := old.Settings[bench.SettingDuet]
+	return id != "" && new.Settings[bench.SettingDuet] == id &&
+		old.Settings[bench.SettingDuetSide] == bench.DuetSideOld && new.Settings[bench.SettingDuetSide] == bench.DuetSideNew
 }
 
 // pairedRow fills in the row of a duet: the iterations of the two sides

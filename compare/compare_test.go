@@ -300,8 +300,8 @@ func TestShiftWarning(t *testing.T) {
 	// The same data as the two halves of a duet ran at the same time; a
 	// machine shift would have hit both, so there is nothing to warn about.
 	pairedOld, pairedNew := wide(old, 1), wide(old, 1.06)
-	pairedOld.Settings = map[string]string{"duet": "d1", "duet-side": "old"}
-	pairedNew.Settings = map[string]string{"duet": "d1", "duet-side": "new"}
+	pairedOld.Settings = map[string]string{bench.SettingDuet: "d1", bench.SettingDuetSide: bench.DuetSideOld}
+	pairedNew.Settings = map[string]string{bench.SettingDuet: "d1", bench.SettingDuetSide: bench.DuetSideNew}
 	res, err = Compare(pairedOld, pairedNew, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ func FuzzLookAlpha(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		a, ok := LookAlpha(&bench.Run{Settings: map[string]string{SettingLookAlpha: s}})
+		a, ok := LookAlpha(&bench.Run{Settings: map[string]string{bench.SettingLookAlpha: s}})
 		if ok != (a > 0 && a < 1) || !ok && a != 0 {
 			t.Fatalf("LookAlpha(%q) = %v, %v", s, a, ok)
 		}

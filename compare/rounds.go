@@ -11,23 +11,6 @@ import (
 	"github.com/mbench/mbench/stats"
 )
 
-// Settings of a run that holds an interleaved A/B session (see package
-// ab): the session's mode, the labels of its two versions, and the error
-// rate of each look of its sequential decision.
-const (
-	SettingMode      = "ab-mode"
-	SettingOld       = "ab-old"
-	SettingNew       = "ab-new"
-	SettingLookAlpha = "ab-look-alpha"
-	ModeInterleaved  = "interleaved"
-	// SettingPairing is how a round paired the versions: PairingTurns
-	// or PairingProcesses (also when it is missing: sessions stored
-	// before turns).
-	SettingPairing   = "ab-pairing"
-	PairingTurns     = "turns"
-	PairingProcesses = "processes"
-)
-
 // Interleaved reports whether old and new are the two versions of one
 // interleaved A/B session: the same run (by its settings) split by version,
 // old the session's old version and new its new one. Their processes were
@@ -35,16 +18,16 @@ const (
 // round.
 func Interleaved(old, new *bench.Run) bool {
 	s, t := old.Settings, new.Settings
-	return s[SettingMode] == ModeInterleaved && t[SettingMode] == ModeInterleaved &&
-		s[SettingOld] == t[SettingOld] && s[SettingNew] == t[SettingNew] &&
-		old.Label == s[SettingOld] && new.Label == s[SettingNew]
+	return s[bench.SettingMode] == bench.ModeInterleaved && t[bench.SettingMode] == bench.ModeInterleaved &&
+		s[bench.SettingOld] == t[bench.SettingOld] && s[bench.SettingNew] == t[bench.SettingNew] &&
+		old.Label == s[bench.SettingOld] && new.Label == s[bench.SettingNew]
 }
 
 // LookAlpha returns the error rate an interleaved session spent on each
 // look of its sequential decision, which is the level its intervals must be
 // read at; ok is false when r records none.
 func LookAlpha(r *bench.Run) (alpha float64, ok bool) {
-	a, err := strconv.ParseFloat(r.Settings[SettingLookAlpha], 64)
+	a, err := strconv.ParseFloat(r.Settings[bench.SettingLookAlpha], 64)
 	if err != nil || !(a > 0 && a < 1) {
 		return 0, false
 	}
@@ -138,8 +121,8 @@ func constant(a, b []float64) bool {
 // two sides of a comparison: the session's old and new versions, or the
 // versions in the order they were first measured.
 func Split(r *bench.Run) (old, new *bench.Run, err error) {
-	if r.Settings[SettingMode] == ModeInterleaved {
-		return r.Version(r.Settings[SettingOld]), r.Version(r.Settings[SettingNew]), nil
+	if r.Settings[bench.SettingMode] == bench.ModeInterleaved {
+		return r.Version(r.Settings[bench.SettingOld]), r.Version(r.Settings[bench.SettingNew]), nil
 	}
 	switch vs := r.Versions(); {
 	case len(vs) < 2:

@@ -15,7 +15,7 @@ import (
 func session(rounds int, ratio float64) *bench.Run {
 	r := rand.New(rand.NewPCG(1, 2))
 	run := &bench.Run{Label: "a..b", Settings: map[string]string{
-		SettingMode: ModeInterleaved, SettingOld: "a", SettingNew: "b", SettingLookAlpha: "0.01"}}
+		bench.SettingMode: bench.ModeInterleaved, bench.SettingOld: "a", bench.SettingNew: "b", bench.SettingLookAlpha: "0.01"}}
 	key := bench.Key{Name: "X"}
 	for k := 1; k <= rounds; k++ {
 		level := math.Exp(0.2 * r.NormFloat64())
@@ -61,7 +61,7 @@ func TestInterleavedSession(t *testing.T) {
 		t.Errorf("Interleaved %v, warnings %q", res.Interleaved, res.Warnings)
 	}
 	// The same data as two runs of no session are independent samples.
-	delete(old.Settings, SettingMode) // Version shares the settings map
+	delete(old.Settings, bench.SettingMode) // Version shares the settings map
 	unpaired, err := Compare(old, new, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestInterleavedSession(t *testing.T) {
 
 func TestSplit(t *testing.T) {
 	run := session(3, 1)
-	delete(run.Settings, SettingMode)
+	delete(run.Settings, bench.SettingMode)
 	old, new, err := Split(run)
 	if err != nil || old.Label != "a" || new.Label != "b" {
 		t.Errorf("Split of a two-version run: %v, %v, %v", old, new, err)

@@ -14,7 +14,7 @@ import (
 // iteration, of a quiet benchmark (0.1% noise) and a noisy one (5%).
 func exampleRun() *bench.Run {
 	r := rand.New(rand.NewPCG(1, 2))
-	run := &bench.Run{Label: "v1", Settings: map[string]string{"levels": "2,3,4", "iter": "5ms"}}
+	run := &bench.Run{Label: "v1", Settings: map[string]string{bench.SettingLevels: "2,3,4", bench.SettingIter: "5ms"}}
 	for _, b := range []struct {
 		name  string
 		noise float64

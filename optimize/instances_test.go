@@ -245,7 +245,7 @@ func TestReplayInstances(t *testing.T) {
 func TestOptimizeRunInstances(t *testing.T) {
 	key := bench.Key{Package: "p", Name: "X", Procs: 2}
 	r := newRand(4)
-	run := &bench.Run{Label: "full", Settings: map[string]string{"levels": "2,3,4", "iter": "10ms"}}
+	run := &bench.Run{Label: "full", Settings: map[string]string{bench.SettingLevels: "2,3,4", bench.SettingIter: "10ms"}}
 	for k, inst := range []string{"vm-1", "vm-2"} {
 		ms := runOf(key, inst, 1, grid(2, 3, 4))
 		for i := range ms {

@@ -11,15 +11,16 @@ import (
 
 // FromRun lays out the measurements in unit (a tidy unit such as "sec/op")
 // of a full run of `mbench run -levels` as a Version labelled with the
-// run's label: Collect with the levels the run recorded in its "levels"
-// setting or, for a run made otherwise, with levels inferred from the
-// coordinates, which a warning says. Warnings and errors begin with the
-// run's label. FromRun fails where Collect does, on a "levels" setting it
-// cannot parse, and when no benchmark has complete measurements in unit.
+// run's label: Collect with the levels the run recorded (setting
+// bench.SettingLevels) or, for a run made otherwise, with levels inferred
+// from the coordinates, which a warning says. Warnings and errors begin
+// with the run's label. FromRun fails where Collect does, on recorded
+// levels it cannot parse, and when no benchmark has complete measurements
+// in unit.
 func FromRun(r *bench.Run, unit string) (Version, []error, error) {
 	var full Levels
 	var warnings []error
-	if s := r.Settings["levels"]; s != "" {
+	if s := r.Settings[bench.SettingLevels]; s != "" {
 		l, err := bench.ParseLevels(s)
 		if err != nil {
 			return Version{}, nil, fmt.Errorf("%s: levels setting %q: %v", r.Label, s, err)
@@ -41,10 +42,10 @@ func FromRun(r *bench.Run, unit string) (Version, []error, error) {
 	return Version{Label: r.Label, Benchmarks: bs}, warnings, nil
 }
 
-// IterTime returns the iteration time recorded in a run's "iter" setting,
+// IterTime returns the iteration time recorded in a run's bench.SettingIter,
 // the length of each of its measurement iterations.
 func IterTime(r *bench.Run) (time.Duration, error) {
-	s, ok := r.Settings["iter"]
+	s, ok := r.Settings[bench.SettingIter]
 	if !ok {
 		return 0, errors.New("no iteration time recorded")
 	}

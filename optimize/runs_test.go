@@ -19,7 +19,7 @@ func fullRun(label string, seed uint64, factor float64, settings bool) *bench.Ru
 	r := newRand(seed)
 	run := &bench.Run{Label: label}
 	if settings {
-		run.Settings = map[string]string{"levels": "2,3,4", "iter": "5ms"}
+		run.Settings = map[string]string{bench.SettingLevels: "2,3,4", bench.SettingIter: "5ms"}
 	}
 	for _, b := range []struct {
 		name         string
@@ -116,7 +116,7 @@ func TestOptimizeRunOtherRun(t *testing.T) {
 
 func TestOptimizeRunErrors(t *testing.T) {
 	badLevels := fullRun("v1", 1, 1, true)
-	badLevels.Settings["levels"] = "2,x,4"
+	badLevels.Settings[bench.SettingLevels] = "2,x,4"
 	bad := testOptions()
 	bad.Threshold = math.NaN()
 	for _, c := range []struct {
@@ -133,7 +133,7 @@ func TestOptimizeRunErrors(t *testing.T) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 		}
 	}
-	if _, err := IterTime(&bench.Run{Settings: map[string]string{"iter": "soon"}}); err == nil || !strings.Contains(err.Error(), `"soon"`) {
+	if _, err := IterTime(&bench.Run{Settings: map[string]string{bench.SettingIter: "soon"}}); err == nil || !strings.Contains(err.Error(), `"soon"`) {
 		t.Errorf("IterTime of an unparsable setting: %v", err)
 	}
 }

@@ -59,15 +59,11 @@ func TraceOf(r *bench.Run, key bench.Key, version, unit string) []TraceFork {
 // criterion found benchmark key (of version) stable in run r, or 0 when it
 // did not (a static configuration, f_max reached first) or r does not say.
 // It reads the reason `mbench run` stores with each benchmark, the setting
-// "stop/KEY" or "stop/KEY (VERSION)", which begins "stable after N forks"
-// when the criterion fired.
+// bench.StopSetting, which begins "stable after N forks" when the
+// criterion fired.
 func StoppedAfter(r *bench.Run, key bench.Key, version string) int {
-	name := "stop/" + key.String()
-	if version != "" {
-		name += " (" + version + ")"
-	}
 	var n int
-	if _, err := fmt.Sscanf(r.Settings[name], "stable after %d forks", &n); err != nil {
+	if _, err := fmt.Sscanf(r.Settings[bench.StopSetting(key, version)], "stable after %d forks", &n); err != nil {
 		return 0
 	}
 	return n

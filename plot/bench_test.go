@@ -38,9 +38,9 @@ func TestStoppedAfter(t *testing.T) {
 	k := bench.Key{Package: "example.com/fake", Name: "Sum", Procs: 4}
 	// The reasons as stop.Controller writes them (stop/controller.go).
 	r := &bench.Run{Settings: map[string]string{
-		"stop/example.com/fake.Sum-4":       "stable after 3 forks (RCIW 0.8% ≤ 3%)",
-		"stop/example.com/fake.Sum-4 (new)": "f_max=4 reached without stability (RCIW 9% > 3%)",
-		"stop/example.com/fake.Sum-4 (old)": "static: f_max=2 forks, wi_max=1 warm-up and mi=2 measurement iterations each",
+		bench.StopSetting(k, ""):    "stable after 3 forks (RCIW 0.8% ≤ 3%)",
+		bench.StopSetting(k, "new"): "f_max=4 reached without stability (RCIW 9% > 3%)",
+		bench.StopSetting(k, "old"): "static: f_max=2 forks, wi_max=1 warm-up and mi=2 measurement iterations each",
 	}}
 	for _, c := range []struct {
 		version string

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mbench/mbench/bench"
-	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/internal/browser"
 )
 
@@ -28,7 +27,7 @@ func TestInBrowser(t *testing.T) {
 	}
 	old, new := fixture("a", names[:2], 6, 1, 5, 1), fixture("b", names[:2], 6, 1, 5, 1.2)
 	session := &bench.Run{ID: "s1", Label: "session", Settings: map[string]string{
-		compare.SettingMode: compare.ModeInterleaved, compare.SettingOld: "a", compare.SettingNew: "b"}}
+		bench.SettingMode: bench.ModeInterleaved, bench.SettingOld: "a", bench.SettingNew: "b"}}
 	for f := range 6 {
 		for _, side := range []*bench.Run{old, new} {
 			for _, m := range side.Measurements {

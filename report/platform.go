@@ -56,8 +56,8 @@ func platform(sides []*Side) *Platform {
 	var keys []string
 	for _, s := range sides {
 		for k := range s.Run.Settings {
-			// Per benchmark, not per run: stop/ and warmup/.
-			if !strings.HasPrefix(k, "stop/") && !strings.HasPrefix(k, "warmup/") && !slices.Contains(keys, k) {
+			// Per benchmark, not per run.
+			if !strings.HasPrefix(k, bench.SettingStopPrefix) && !strings.HasPrefix(k, bench.SettingWarmupPrefix) && !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}

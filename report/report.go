@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/plot"
 	"github.com/mbench/mbench/stats"
 )
 
@@ -305,9 +304,6 @@ func (r *Report) benchmarks(seed uint64) {
 	}
 }
 
-// stableAfter finds the fork count in a stop reason of package stop.
-var stableAfter = regexp.MustCompile(`^stable after (\d+) forks`)
-
 // traceOf returns the values of benchmark k on side s in run order, fork
 // by fork, and why the run stopped measuring it.
 func traceOf(s *Side, k bench.Key, unit string) (Trace, bool) {
@@ -332,14 +328,8 @@ func traceOf(s *Side, k bench.Key, unit string) (Trace, bool) {
 		}
 		f.Values = append(f.Values, v)
 	}
-	name := k.String()
-	if s.Version != "" {
-		name += " (" + s.Version + ")"
-	}
-	t.Stop = s.Run.Settings["stop/"+name]
-	if m := stableAfter.FindStringSubmatch(t.Stop); m != nil {
-		t.StopAfter, _ = strconv.Atoi(m[1])
-	}
+	t.Stop = s.Run.Settings[bench.StopSetting(k, s.Version)]
+	t.StopAfter = plot.StoppedAfter(s.Run, k, s.Version)
 	return t, len(t.Forks) > 0
 }
 

@@ -23,7 +23,7 @@ func fixture(label string, names []string, forks, warmup, iters int, factor floa
 	r := &bench.Run{ID: label + "-id", Label: label,
 		Platform: bench.Platform{Toolchain: "go1.26.0", GOOS: "linux", GOARCH: "amd64", Host: "bench1", CPU: "Test CPU @ 3.00GHz"},
 		Start:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Settings: map[string]string{"criterion": "cv"}}
+		Settings: map[string]string{bench.SettingCriterion: "cv"}}
 	for i, name := range names {
 		k := bench.Key{Package: "example.com/pkg", Name: name, Procs: 2}
 		for f := range forks {
@@ -38,7 +38,7 @@ func fixture(label string, names []string, forks, warmup, iters int, factor floa
 					Values: []bench.Value{{Value: v, Unit: "sec/op"}, {Value: 64, Unit: "B/op"}, {Value: 1, Unit: "allocs/op"}}})
 			}
 		}
-		r.Settings["stop/"+k.String()] = fmt.Sprintf("stable after %d forks (cv 0.01)", forks)
+		r.Settings[bench.StopSetting(k, "")] = fmt.Sprintf("stable after %d forks (cv 0.01)", forks)
 	}
 	return r
 }
@@ -194,7 +194,7 @@ func TestPlatformDiffers(t *testing.T) {
 func TestSession(t *testing.T) {
 	old, new := fixture("a", names[:2], 6, 1, 5, 1), fixture("b", names[:2], 6, 1, 5, 1.2)
 	s := &bench.Run{ID: "s1", Label: "session", Settings: map[string]string{
-		compare.SettingMode: compare.ModeInterleaved, compare.SettingOld: "a", compare.SettingNew: "b"}}
+		bench.SettingMode: bench.ModeInterleaved, bench.SettingOld: "a", bench.SettingNew: "b"}}
 	for f := range 6 {
 		for _, side := range []*bench.Run{old, new} {
 			for _, m := range side.Measurements {
@@ -302,7 +302,8 @@ func TestSize(t *testing.T) {
 		many = append(many, fmt.Sprintf("Suite/case%03d", i))
 	}
 	old, new := fixture("old", many, 10, 10, 30, 1), fixture("new", many, 10, 10, 30, 1.05)
-	new.Settings["stop/example.com/pkg.Suite/case077-2"] = "f_max=10 reached without stability (cv 0.2)"
+	slow := bench.Key{Package: "example.com/pkg", Name: "Suite/case077", Procs: 2}
+	new.Settings[bench.StopSetting(slow, "")] = "f_max=10 reached without stability (cv 0.2)"
 	page := build(t, []*bench.Run{old, new}, testOpts)
 	const limit = 1500 << 10
 	t.Logf("%d benchmarks: %d bytes", len(many), len(page))

@@ -399,13 +399,14 @@ func (p *Prepared) resolveLevels() {
 func (j *Job) settings() map[string]string {
 	c := j.Config
 	s := map[string]string{
-		"criterion": j.Criterion, "iter": c.IterTime.String(),
-		"wi-min": fmt.Sprint(c.WarmupMin), "wi-max": fmt.Sprint(c.WarmupMax), "mi": fmt.Sprint(c.Measure),
-		"f-min": fmt.Sprint(c.ForksMin), "f-max": fmt.Sprint(c.ForksMax), "seed": fmt.Sprint(j.Seed),
-		"window": fmt.Sprint(j.CriterionOptions.Window), "benchmem": fmt.Sprint(j.Benchmem),
-		"min-ops": fmt.Sprint(j.MinOps),
+		bench.SettingCriterion: j.Criterion, bench.SettingIter: c.IterTime.String(),
+		bench.SettingWarmupMin: fmt.Sprint(c.WarmupMin), bench.SettingWarmupMax: fmt.Sprint(c.WarmupMax),
+		bench.SettingMeasure:  fmt.Sprint(c.Measure),
+		bench.SettingForksMin: fmt.Sprint(c.ForksMin), bench.SettingForksMax: fmt.Sprint(c.ForksMax),
+		bench.SettingSeed: fmt.Sprint(j.Seed), bench.SettingWindow: fmt.Sprint(j.CriterionOptions.Window),
+		bench.SettingBenchmem: fmt.Sprint(j.Benchmem), bench.SettingMinOps: fmt.Sprint(j.MinOps),
 	}
-	for k, v := range map[string]string{"cpuset": j.CPUSet, "cpu": j.CPU, "plan": j.PlanFile} {
+	for k, v := range map[string]string{bench.SettingCPUSet: j.CPUSet, bench.SettingCPU: j.CPU, bench.SettingPlan: j.PlanFile} {
 		if v != "" {
 			s[k] = v
 		}
@@ -418,14 +419,14 @@ func (j *Job) settings() map[string]string {
 		}
 	case j.Levels != "":
 		l, _ := bench.ParseLevels(j.Levels)
-		s["levels"] = fmt.Sprintf("%d,%d,%d", l.SuiteRuns, l.Forks, l.Iterations)
+		s[bench.SettingLevels] = fmt.Sprintf("%d,%d,%d", l.SuiteRuns, l.Forks, l.Iterations)
 		fixed = "levels"
 	}
 	if fixed != "" {
 		// A fixed configuration's forks warm up for wi iterations, or
 		// up to wi-max while their per-op figures are not steady.
-		s["criterion"], s["wi"] = fixed, fmt.Sprint(c.WarmupMin)
-		for _, k := range []string{"wi-min", "mi", "f-min", "f-max", "window"} {
+		s[bench.SettingCriterion], s[bench.SettingWarmupFixed] = fixed, fmt.Sprint(c.WarmupMin)
+		for _, k := range []string{bench.SettingWarmupMin, bench.SettingMeasure, bench.SettingForksMin, bench.SettingForksMax, bench.SettingWindow} {
 			delete(s, k)
 		}
 	}
@@ -480,8 +481,8 @@ type Outcome struct {
 
 // Run measures the prepared job's benchmarks, storing every measurement as
 // it is taken, and records how the run ended, with each benchmark's stop
-// reason (setting stop/<benchmark>) and the warm-up of its forks and why
-// each ended (warmup/<benchmark>, stop.Report.WarmupSummary). A cancelled
+// reason (bench.StopSetting) and the warm-up of its forks and why each
+// ended (bench.WarmupSetting, stop.Report.WarmupSummary). A cancelled
 // ctx ends the run with ErrInterrupted; the outcome then holds the results
 // so far, all stored.
 func (p *Prepared) Run(ctx context.Context) (*Outcome, error) {
@@ -520,8 +521,9 @@ func (p *Prepared) Run(ctx context.Context) (*Outcome, error) {
 	reasons := make(map[string]string)
 	for _, r := range results {
 		if r.Report.Forks > 0 {
-			reasons["stop/"+TargetName(r.Target)] = r.Report.Reason
-			reasons["warmup/"+TargetName(r.Target)] = r.Report.WarmupSummary()
+			t := r.Target
+			reasons[bench.StopSetting(t.Key, t.Version)] = r.Report.Reason
+			reasons[bench.WarmupSetting(t.Key, t.Version)] = r.Report.WarmupSummary()
 		}
 	}
 	if serr := j.Store.SetSettings(p.ID, reasons); serr != nil {

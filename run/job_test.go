@@ -131,10 +131,10 @@ func TestPrepareRun(t *testing.T) {
 		if StopCode(r) != "levels 2,1,3" {
 			t.Errorf("%s stopped with %q", r.Target.Key, StopCode(r))
 		}
-		if st.settings["stop/"+TargetName(r.Target)] == "" {
+		if st.settings[bench.StopSetting(r.Target.Key, r.Target.Version)] == "" {
 			t.Errorf("no stop reason stored for %s", r.Target.Key)
 		}
-		if got, want := st.settings["warmup/"+TargetName(r.Target)], r.Report.WarmupSummary(); got != want || !strings.HasPrefix(got, "fork") {
+		if got, want := st.settings[bench.WarmupSetting(r.Target.Key, r.Target.Version)], r.Report.WarmupSummary(); got != want || !strings.HasPrefix(got, "fork") {
 			t.Errorf("warm-up of %s stored as %q, want %q", r.Target.Key, got, want)
 		}
 		for _, m := range r.Measurements {
@@ -147,7 +147,7 @@ func TestPrepareRun(t *testing.T) {
 	if measured != 12 {
 		t.Errorf("%d measurement iterations, want 12", measured)
 	}
-	if s := st.runs[0].Settings; s["criterion"] != "levels" || s["levels"] != "2,1,3" || s["f-max"] != "" {
+	if s := st.runs[0].Settings; s[bench.SettingCriterion] != "levels" || s[bench.SettingLevels] != "2,1,3" || s[bench.SettingForksMax] != "" {
 		t.Errorf("settings %v, want the levels in place of the criterion's", s)
 	}
 	fromJSON, _, err := bench.Read(&js, "json")
@@ -195,7 +195,7 @@ func TestPreparePlan(t *testing.T) {
 	if len(missing) != 1 || !strings.Contains(missing[0], "fixture.Loop") {
 		t.Errorf("warnings %q, want one that Loop is not in the plan", p.Warnings)
 	}
-	if s := st.runs[0].Settings; s["iter"] != "3ms" || s["plan"] != "p.json" || s["criterion"] != "plan" {
+	if s := st.runs[0].Settings; s[bench.SettingIter] != "3ms" || s[bench.SettingPlan] != "p.json" || s[bench.SettingCriterion] != "plan" {
 		t.Errorf("settings %v, want the plan's", s)
 	}
 	out, err := p.Run(context.Background())

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mbench/mbench/bench"
 )
 
 // cumulative is a trace of chunks that took times, back to back from 0.
@@ -390,12 +392,12 @@ func TestPrepareNoise(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := st.runs[0].Settings
-	if s[SettingNoise] != n.Summary() {
-		t.Errorf("noise setting %q, want %q", s[SettingNoise], n.Summary())
+	if s[bench.SettingNoise] != n.Summary() {
+		t.Errorf("noise setting %q, want %q", s[bench.SettingNoise], n.Summary())
 	}
-	age, err := time.ParseDuration(s[SettingNoiseAge])
+	age, err := time.ParseDuration(s[bench.SettingNoiseAge])
 	if err != nil || age < 90*time.Minute || age > 100*time.Minute {
-		t.Errorf("noise-age setting %q (%v), want 1h30m and a little", s[SettingNoiseAge], err)
+		t.Errorf("noise-age setting %q (%v), want 1h30m and a little", s[bench.SettingNoiseAge], err)
 	}
 	if h := p.Platform.Header(); !strings.Contains(h, "\n"+n.Summary()+" (measured 1h30m") {
 		t.Errorf("header does not give the noise and its age:\n%s", h)
@@ -410,7 +412,7 @@ func TestPrepareNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := st.runs[0].Settings[SettingNoise]; ok || p.Platform.Noise != nil {
+	if _, ok := st.runs[0].Settings[bench.SettingNoise]; ok || p.Platform.Noise != nil {
 		t.Error("a broken noise file was recorded")
 	}
 	if !slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, NoiseFile) }) {

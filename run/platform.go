@@ -116,20 +116,13 @@ func (p *Platform) Header() string {
 	return b.String()
 }
 
-// Settings under which a run records the machine's noise: its Summary, and
-// how long before the run started it was measured, to the second.
-const (
-	SettingNoise    = "noise"
-	SettingNoiseAge = "noise-age"
-)
-
 // NoiseSettings returns the settings that record the platform's noise in
 // a run that starts at start, nil when the noise is unknown.
 func (p *Platform) NoiseSettings(start time.Time) map[string]string {
 	if p.Noise == nil {
 		return nil
 	}
-	return map[string]string{SettingNoise: p.Noise.Summary(), SettingNoiseAge: p.noiseAge(start).String()}
+	return map[string]string{bench.SettingNoise: p.Noise.Summary(), bench.SettingNoiseAge: p.noiseAge(start).String()}
 }
 
 // noiseAge is how long before now the noise was measured, to the second;

@@ -28,7 +28,7 @@ func testCopy(t *testing.T, src, dst *Store) {
 	full := fullRun()
 	full.Benchmarks = []bench.Key{full.Measurements[0].Key}
 	a := store(t, src, full, StatusComplete)
-	b := store(t, src, &bench.Run{Label: "shard", Settings: map[string]string{"shard": "1/2"}}, StatusFailed)
+	b := store(t, src, &bench.Run{Label: "shard", Settings: map[string]string{bench.SettingShard: "1/2"}}, StatusFailed)
 	c := store(t, src, &bench.Run{Label: "shard", Measurements: full.Measurements[:2]}, "")
 	// A run already in dst, by id, is left alone.
 	if _, err := dst.CreateRun(&bench.Run{ID: c, Label: "other"}); err != nil {
@@ -176,9 +176,9 @@ func testCopyRunFinishing(t *testing.T, open opener) {
 func TestCopyLabelRef(t *testing.T) {
 	src, _ := openTemp(t)
 	dst, _ := openTemp(t)
-	a := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{"shard": "1/2"}}, StatusComplete)
+	a := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{bench.SettingShard: "1/2"}}, StatusComplete)
 	b := store(t, src, &bench.Run{Label: "main"}, StatusComplete)
-	c := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{"shard": "2/2"}}, StatusComplete)
+	c := store(t, src, &bench.Run{Label: "pr-42", Settings: map[string]string{bench.SettingShard: "2/2"}}, StatusComplete)
 	got, err := Copy(src, dst, "pr-42", b)
 	if err != nil {
 		t.Fatal(err)

@@ -55,7 +55,7 @@ func put(t *testing.T, s *Store, sp stored) string {
 		Platform: bench.Platform{Toolchain: "go1.26.0", GOOS: "linux", GOARCH: "amd64", CPU: "Xeon", CPUs: 8,
 			Host: "host-" + sp.instance, Instance: sp.instance},
 		Benchmarks: benchKeys(sp.planned...),
-		Settings:   map[string]string{"criterion": "rciw"},
+		Settings:   map[string]string{bench.SettingCriterion: "rciw"},
 	}
 	for k, v := range sp.settings {
 		r.Settings[k] = v
@@ -172,7 +172,7 @@ func testGatherShards(t *testing.T, open opener) {
 		t.Errorf("metadata: id %s label %s commit %s instance %s cpu %s", r.ID, r.Label, r.Commit, r.Instance, r.CPU)
 	}
 	// The settings the shards share stay; the shard each claimed does not.
-	if want := map[string]string{"criterion": "rciw", bench.SettingShardBasis: "hash", bench.SettingShardSuite: suite}; !reflect.DeepEqual(r.Settings, want) {
+	if want := map[string]string{bench.SettingCriterion: "rciw", bench.SettingShardBasis: "hash", bench.SettingShardSuite: suite}; !reflect.DeepEqual(r.Settings, want) {
 		t.Errorf("settings = %v, want %v", r.Settings, want)
 	}
 	if len(r.Measurements) != 6*2*2*2 {

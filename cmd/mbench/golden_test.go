@@ -14,6 +14,7 @@ import (
 	"testing"
 	"text/tabwriter"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/store"
 )
@@ -545,7 +546,7 @@ func (n *normalizer) learnIDs(db string) {
 		if err != nil {
 			n.t.Fatal(err)
 		}
-		if d := full.Settings["duet"]; d != "" && n.ids[d] == "" {
+		if d := full.Settings[bench.SettingDuet]; d != "" && n.ids[d] == "" {
 			n.duets++
 			n.ids[d] = "<duet:" + strconv.Itoa(n.duets) + ">"
 		}

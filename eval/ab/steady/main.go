@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/stats"
 	"golang.org/x/perf/benchfmt"
 )
@@ -135,7 +136,7 @@ func readExport(path string) values {
 			log.Fatalf("%s: %v", path, err)
 		}
 		if m.Type == "run" {
-			version = m.Settings["ab-old"]
+			version = m.Settings[bench.SettingOld]
 			continue
 		}
 		if m.Type != "measurement" || m.Phase != "measure" || version != "" && m.Version != version {

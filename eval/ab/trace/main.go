@@ -373,7 +373,7 @@ func rounds(r io.Reader, w io.Writer) {
 			log.Fatal(err)
 		}
 		if m.Type == "run" {
-			oldV = m.Settings["ab-old"]
+			oldV = m.Settings[bench.SettingOld]
 			continue
 		}
 		if m.Type != "measurement" || m.Phase != "measure" {

@@ -185,7 +185,8 @@ func levels(args []string) error {
 		defer f.Close()
 		w := bench.NewJSONWriter(f)
 		meta := &bench.Run{Label: label, Start: time.Now(), Settings: map[string]string{
-			"levels": *lv, "iter": iter.String(), "criterion": "levels", "wi": "1", "interleaved": strings.Join(labels, ","),
+			bench.SettingLevels: *lv, bench.SettingIter: iter.String(), bench.SettingCriterion: "levels",
+			bench.SettingWarmupFixed: "1", "interleaved": strings.Join(labels, ","),
 		}}
 		if err := w.WriteRun(meta); err != nil {
 			return err
