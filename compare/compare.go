@@ -133,26 +133,36 @@ const (
 	Inconclusive
 )
 
-// Word returns the verdict as the output shows it; time metrics say faster
-// and slower.
+// Word returns the verdict as the output shows it, for a metric whose
+// direction of improvement is bench.DefaultBetter's: time (and
+// throughput) says slower and faster; memory, allocations and other
+// metrics say more and less. Result.Word knows the direction of metrics
+// that a run declares.
 func (v Verdict) Word(unit string) string {
+	return v.word(unit, bench.DefaultBetter(unit))
+}
+
+// Word returns the verdict v as Verdict.Word does, for the result's
+// metric and its direction of improvement.
+func (r *Result) Word(v Verdict) string { return v.word(r.Metric, r.Better) }
+
+func (v Verdict) word(unit string, better int) string {
+	speed := strings.HasSuffix(unit, "sec/op") || better > 0 && strings.HasSuffix(unit, "/s")
 	switch v {
 	case NoChange:
 		return "no change"
-	case Better:
-		if unit == "sec/op" {
-			return "faster"
+	case Better, Worse:
+		switch {
+		case speed:
+			return map[Verdict]string{Better: "faster", Worse: "slower"}[v]
+		case (v == Better) == (better > 0):
+			return "more"
 		}
-		return "better"
-	case Worse:
-		if unit == "sec/op" {
-			return "slower"
-		}
-		return "worse"
+		return "less"
 	case Higher:
-		return "higher"
+		return "more"
 	case Lower:
-		return "lower"
+		return "less"
 	case TooFew:
 		return "too few samples"
 	case Inconclusive:

@@ -439,3 +439,41 @@ func TestInconclusive(t *testing.T) {
 		t.Error("no inconclusive row; the test needs noisier data")
 	}
 }
+
+// TestWord: one vocabulary for verdicts: slower and faster for time (and
+// throughput), more and less for everything else, whichever way is
+// better.
+func TestWord(t *testing.T) {
+	for _, c := range []struct {
+		v      Verdict
+		unit   string
+		better int
+		want   string
+	}{
+		{Worse, "sec/op", -1, "slower"},
+		{Better, "sec/op", -1, "faster"},
+		{Worse, "cpu-sec/op", -1, "slower"},
+		{Better, "B/s", +1, "faster"},
+		{Worse, "B/s", +1, "slower"},
+		{Worse, "B/op", -1, "more"},
+		{Better, "B/op", -1, "less"},
+		{Worse, "allocs/op", -1, "more"},
+		{Better, "allocs/op", -1, "less"},
+		{Better, "widgets/op", +1, "more"},
+		{Worse, "widgets/op", +1, "less"},
+		{Higher, "frobs/op", 0, "more"},
+		{Lower, "frobs/op", 0, "less"},
+		{NoChange, "B/op", -1, "no change"},
+		{Inconclusive, "allocs/op", -1, "inconclusive"},
+	} {
+		r := &Result{Metric: c.unit, Better: c.better}
+		if got := r.Word(c.v); got != c.want {
+			t.Errorf("%s (better %+d): verdict %d is %q, want %q", c.unit, c.better, c.v, got, c.want)
+		}
+		if c.better == bench.DefaultBetter(c.unit) {
+			if got := c.v.Word(c.unit); got != c.want {
+				t.Errorf("%s: Verdict(%d).Word is %q, want %q", c.unit, c.v, got, c.want)
+			}
+		}
+	}
+}

@@ -90,7 +90,7 @@ func (r *Result) thresholdWords() string {
 // verdictWord is the verdict as the text and markdown tables show it: an
 // inconclusive verdict carries the change the data could have shown.
 func (r *Result) verdictWord(row *Row) string {
-	w := row.Verdict.Word(r.Metric)
+	w := r.Word(row.Verdict)
 	if row.Verdict == Inconclusive && !math.IsNaN(row.Resolution) {
 		w += " (±" + pct(row.Resolution, false) + ")"
 	}
@@ -247,8 +247,8 @@ func (r *Result) count(v Verdict) int {
 func (r *Result) writeMarkdown(w io.Writer) error {
 	text := func(s string) string { return EscapeMarkdown(s, false) }
 	fmt.Fprintf(w, "### %s: %d %s, %d %s, %d %s, %d benchmarks compared\n\n", text(r.Metric),
-		r.count(Worse), Worse.Word(r.Metric), r.count(Better), Better.Word(r.Metric),
-		r.count(Inconclusive)+r.count(TooFew), Inconclusive.Word(r.Metric), len(r.Rows))
+		r.count(Worse), r.Word(Worse), r.count(Better), r.Word(Better),
+		r.count(Inconclusive)+r.count(TooFew), r.Word(Inconclusive), len(r.Rows))
 	fmt.Fprintf(w, "%s\n\n", text(r.header()))
 	pkg, name := r.names()
 	if pkg != "" {
@@ -354,7 +354,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 			Old:     sideJSON(row.Old),
 			New:     sideJSON(row.New),
 			Ratio:   bench.Number(row.Ratio.Center), Lo: bench.Number(row.Ratio.Lo), Hi: bench.Number(row.Ratio.Hi),
-			Method: row.Method, Verdict: row.Verdict.Word(r.Metric), Resolution: bench.Number(row.Resolution),
+			Method: row.Method, Verdict: r.Word(row.Verdict), Resolution: bench.Number(row.Resolution),
 			Note: row.Note,
 		})
 	}
@@ -385,7 +385,7 @@ func (r *Result) writeCSV(w io.Writer) error {
 		cw.Write([]string{csvCell(row.Key.Package), csvCell(row.Key.Name), strconv.Itoa(row.Key.Procs), csvCell(r.Metric),
 			f(row.Old.Center), strconv.Itoa(row.Old.N), strconv.Itoa(row.Old.Forks),
 			f(row.New.Center), strconv.Itoa(row.New.N), strconv.Itoa(row.New.Forks),
-			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, row.Verdict.Word(r.Metric), f(row.Resolution), csvCell(row.Note)})
+			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, r.Word(row.Verdict), f(row.Resolution), csvCell(row.Note)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -61,8 +61,8 @@ func TestMachineFormatsWithoutRatio(t *testing.T) {
 		if r.Ratio != nil || r.Lo != nil || r.Hi != nil || r.Resolution != nil {
 			t.Errorf("%s: JSON ratio, lo, hi, resolution %v %v %v %v, want null", unit, r.Ratio, r.Lo, r.Hi, r.Resolution)
 		}
-		if r.Verdict != "worse" || !strings.Contains(r.Note, "not a ratio") {
-			t.Errorf("%s: JSON verdict %q, note %q; want worse and a note saying the change is not a ratio", unit, r.Verdict, r.Note)
+		if r.Verdict != "more" || !strings.Contains(r.Note, "not a ratio") {
+			t.Errorf("%s: JSON verdict %q, note %q; want more and a note saying the change is not a ratio", unit, r.Verdict, r.Note)
 		}
 
 		var cs bytes.Buffer
@@ -82,8 +82,8 @@ func TestMachineFormatsWithoutRatio(t *testing.T) {
 				t.Errorf("%s: CSV %s %q, want empty", unit, name, row[name])
 			}
 		}
-		if row["verdict"] != "worse" || !strings.Contains(row["note"], "not a ratio") {
-			t.Errorf("%s: CSV verdict %q, note %q; want worse and a note saying the change is not a ratio", unit, row["verdict"], row["note"])
+		if row["verdict"] != "more" || !strings.Contains(row["note"], "not a ratio") {
+			t.Errorf("%s: CSV verdict %q, note %q; want more and a note saying the change is not a ratio", unit, row["verdict"], row["note"])
 		}
 		for _, bad := range []string{"Inf", "NaN"} {
 			if strings.Contains(js.String(), bad) || strings.Contains(cs.String(), bad) {

@@ -223,7 +223,7 @@ func checkMarkdown(t *testing.T, what, out string) {
 		} else {
 			cells = 0
 		}
-		for _, v := range []string{"slower", "faster", "worse", "better"} {
+		for _, v := range []string{"slower", "faster", "more", "less"} {
 			text = strings.ReplaceAll(text, "**"+v+"**", v)
 		}
 		// Intervals are in brackets, which no line defines as a link.
@@ -259,7 +259,7 @@ func checkMarkdown(t *testing.T, what, out string) {
 		}
 	}
 	for _, m := range regexp.MustCompile(`<strong>(.*?)</strong>`).FindAllStringSubmatch(html, -1) {
-		if !slices.Contains([]string{"slower", "faster", "worse", "better"}, m[1]) {
+		if !slices.Contains([]string{"slower", "faster", "more", "less"}, m[1]) {
 			t.Errorf("%s: bold text %q", what, m[1])
 		}
 	}
