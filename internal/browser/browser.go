@@ -3,7 +3,10 @@
 // the requests the page tried to make, the ids of its elements and the size
 // of each of its SVG figures. It is for tests of the HTML that mbench
 // writes, which must open from a file with nothing else: a test calls
-// [OpenForTest], then looks at the [Page].
+// [OpenForTest], then looks at the [Page]. A test that looks closer, at
+// how the page is laid out for a window of some size, calls
+// [OpenWithForTest] with a function that gets the open [Tab]: it runs
+// scripts in the page, resizes the viewport and takes screenshots.
 //
 // [Open] starts a fresh browser for each file, with a temporary profile,
 // and stops it, with every process it started, before it returns. Every
@@ -168,6 +171,14 @@ func Find() (string, error) {
 // profile is removed, when Open returns. Without a deadline in ctx, Open
 // gives up after [DefaultTimeout].
 func Open(ctx context.Context, path string) (*Page, error) {
+	return OpenWith(ctx, path, nil)
+}
+
+// OpenWith is [Open] for a caller that looks closer: once the page has
+// loaded and been read, and before the browser stops, it calls look (when
+// not nil) with the open [Tab], through which the caller measures what is
+// laid out and takes screenshots. An error from look is OpenWith's.
+func OpenWith(ctx context.Context, path string, look func(*Tab) error) (*Page, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -218,6 +229,11 @@ func Open(ctx context.Context, path string) (*Page, error) {
 	page, err := load(bctx, (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
 	if err != nil {
 		return nil, fmt.Errorf("opening %s in %s: %w", path, exe, err)
+	}
+	if look != nil {
+		if err := look(&Tab{ctx: bctx}); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	// Close the browser politely first; the deferred cancellations stop
 	// it, and wait for it, whatever happens here.

@@ -1,8 +1,10 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	stdpng "image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -336,5 +338,68 @@ func TestRequireSkips(t *testing.T) {
 				t.Errorf("%v; want a skip that says %q and what to run:\n%s", err, tc.want, out)
 			}
 		})
+	}
+}
+
+// TestTab looks closer at an open page: a script's value, the layout after
+// the viewport is resized, and a screenshot of one element at its size.
+func TestTab(t *testing.T) {
+	var widths []float64
+	var png []byte
+	page := OpenWithForTest(t, "testdata/clean.html", func(tab *Tab) error {
+		var title string
+		if err := tab.Eval("document.title", &title); err != nil {
+			return err
+		}
+		if title != "Clean page" {
+			t.Errorf("Eval(document.title) = %q", title)
+		}
+		for _, w := range []int{900, 400} {
+			if err := tab.Resize(w, 600); err != nil {
+				return err
+			}
+			var width float64
+			if err := tab.Eval("document.documentElement.clientWidth", &width); err != nil {
+				return err
+			}
+			widths = append(widths, width)
+		}
+		var err error
+		png, err = tab.Screenshot("#first svg")
+		if err != nil {
+			return err
+		}
+		if _, err := tab.Screenshot("#nothing"); err == nil {
+			t.Errorf("Screenshot of a selector that matches nothing: no error")
+		}
+		if err := tab.Eval("no such thing", nil); err == nil {
+			t.Errorf("Eval of a script that throws: no error")
+		}
+		return nil
+	})
+	if page.Title != "Clean page" {
+		t.Errorf("Title = %q", page.Title)
+	}
+	if !slices.Equal(widths, []float64{900, 400}) {
+		t.Errorf("viewport widths after resizing %v, want [900 400]", widths)
+	}
+	img, err := stdpng.Decode(bytes.NewReader(png))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	// The figure is 200×100 CSS pixels, one device pixel each.
+	if size := img.Bounds().Size(); size.X != 200 || size.Y != 100 {
+		t.Errorf("screenshot of the 200x100 figure is %v", size)
+	}
+}
+
+// TestOpenWithError: an error of the function that looks is Open's, and
+// the browser stops all the same.
+func TestOpenWithError(t *testing.T) {
+	Require(t)
+	want := errors.New("seen enough")
+	_, err := OpenWith(t.Context(), "testdata/clean.html", func(*Tab) error { return want })
+	if !errors.Is(err, want) {
+		t.Errorf("OpenWith = %v, want %v", err, want)
 	}
 }

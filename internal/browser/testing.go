@@ -94,3 +94,17 @@ func findScript() (string, error) {
 		dir = parent
 	}
 }
+
+// OpenWithForTest opens the file at path as [OpenWith] does, for the test
+// t, with Chromium from [Require]: it skips t if there is no Chromium and
+// it cannot be installed, and fails it if the page cannot be opened or look
+// returns an error.
+func OpenWithForTest(t testing.TB, path string, look func(*Tab) error) *Page {
+	t.Helper()
+	Require(t)
+	page, err := OpenWith(t.Context(), path, look)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
