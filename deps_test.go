@@ -44,13 +44,13 @@ const depsRules = `
 	internal/proc < internal/gitrev;
 
 	# The analyses sit on the model and the numerics and never start a
-	# process.
-	bench, stats, internal/outfile < stop, compare, optimize, profdiff;
+	# process; shard splits a suite and checks the parts gathered.
+	bench, stats, internal/outfile < stop, compare, optimize, profdiff, shard;
 
 	# Executing benchmarks and keeping them; run reads plan files through
 	# optimize.
-	stop, compare, optimize, profdiff < store;
-	stop, compare, optimize, internal/probe, internal/proc < run;
+	stop, compare, optimize, profdiff, shard < store;
+	stop, compare, optimize, shard, internal/probe, internal/proc < run;
 
 	# A/B sessions and generated benchmarks, each row above the last.
 	run, store, internal/probe, internal/proc < duet;
@@ -89,7 +89,7 @@ const depsRules = `
 
 // analyses never start a process: os/exec is not among their
 // dependencies, direct or indirect.
-var analyses = []string{"stop", "compare", "optimize", "profdiff"}
+var analyses = []string{"stop", "compare", "optimize", "profdiff", "shard"}
 
 // An execUse is why a package imports os/exec.
 type execUse struct {

@@ -18,6 +18,7 @@ import (
 	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/duet"
 	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/shard"
 	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/store"
 	"golang.org/x/sys/unix"
@@ -72,9 +73,9 @@ type Config struct {
 	// starts.
 	Progress func(Progress)
 	// Shard, unless it is the whole suite, compares one part of the
-	// benchmarks both versions have (run.PlanShard), balanced by the
-	// basis ShardBasis names or run.FindBasis finds in the store.
-	Shard      run.Shard
+	// benchmarks both versions have (shard.Take), balanced by the basis
+	// ShardBasis names or shard.FindBasis finds in the store.
+	Shard      shard.Shard
 	ShardBasis string
 	// shardLog, if not nil, gets the shard's plan instead of Log.
 	shardLog io.Writer
@@ -191,7 +192,7 @@ type Session struct {
 	Warnings []string
 	// Shard is the part of the benchmarks the session compares (Config.Shard),
 	// nil for all of them.
-	Shard *run.ShardPlan
+	Shard *shard.Plan
 
 	cfg      Config
 	db       *store.Store

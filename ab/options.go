@@ -14,6 +14,7 @@ import (
 	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/internal/gitrev"
 	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/shard"
 	"github.com/mbench/mbench/store"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -74,7 +75,7 @@ func (o *Options) Check() error {
 	case (o.OldBin == "") != (o.NewBin == ""):
 		return errors.New("-old-bin and -new-bin go together")
 	}
-	if err := checkShard(o.Shard, o.ShardBasis); err != nil {
+	if err := shard.Validate(o.Shard, o.ShardBasis); err != nil {
 		return err
 	}
 	return o.Config.checkPlan()

@@ -24,6 +24,7 @@ import (
 	"github.com/mbench/mbench/duet"
 	"github.com/mbench/mbench/internal/gitrev"
 	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/shard"
 	"github.com/mbench/mbench/stats"
 	"github.com/mbench/mbench/store"
 	"golang.org/x/perf/benchunit"
@@ -108,7 +109,7 @@ type ParallelConfig struct {
 	Instance string
 	// Shard, unless it is the whole suite, compares one part of the
 	// benchmarks both versions have, as Config.Shard does.
-	Shard      run.Shard
+	Shard      shard.Shard
 	ShardBasis string
 }
 
@@ -156,7 +157,7 @@ func (c *ParallelConfig) Check() error {
 	case c.CmdOld != "" && !c.Shard.Whole():
 		return errors.New("-shard splits benchmarks, not the commands of -cmd-old and -cmd-new")
 	}
-	return checkShard(c.Shard, c.ShardBasis)
+	return shard.Validate(c.Shard, c.ShardBasis)
 }
 
 // CheckMetric reports whether the session can measure unit, as far as
@@ -210,7 +211,7 @@ type ParallelSession struct {
 	Old, New *bench.Run
 	// Shard is the plan of the part of the benchmarks the session
 	// compares; nil for all of them.
-	Shard *run.ShardPlan
+	Shard *shard.Plan
 
 	cfg      ParallelConfig
 	dir      string
@@ -230,7 +231,7 @@ type ParallelResult struct {
 	// Pairs is the number of paired iterations stored.
 	Pairs int
 	// Shard is the session's shard plan; nil for all the benchmarks.
-	Shard *run.ShardPlan
+	Shard *shard.Plan
 	// Unit is the unit of a session of commands whose values are a
 	// number in their output, "" otherwise.
 	Unit string

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mbench/mbench/bench"
-	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/shard"
 )
 
 // TestInterleavedShards runs the two shards of a session over the fixture
@@ -22,7 +22,7 @@ func TestInterleavedShards(t *testing.T) {
 	var all []bench.Key
 	var bases, suites []string
 	for i := 1; i <= 2; i++ {
-		cfg.Shard = run.Shard{Index: i, Count: 2}
+		cfg.Shard = shard.Shard{Index: i, Count: 2}
 		s, err := Interleaved(context.Background(), cfg, db, &bench.Run{Label: "old..new"})
 		if err != nil {
 			t.Fatal(err)
@@ -58,8 +58,8 @@ func TestInterleavedShards(t *testing.T) {
 	}
 	// The first shard's session, of the same label, is not the second's
 	// basis: both are planned by hash.
-	if bases[0] != "hash" || bases[1] != "hash" || suites[0] != suites[1] || suites[0] != bench.SuiteID(all) {
-		t.Errorf("bases %v, suites %v; want hash and the suite of the five, %s", bases, suites, bench.SuiteID(all))
+	if bases[0] != "hash" || bases[1] != "hash" || suites[0] != suites[1] || suites[0] != shard.SuiteID(all) {
+		t.Errorf("bases %v, suites %v; want hash and the suite of the five, %s", bases, suites, shard.SuiteID(all))
 	}
 }
 
@@ -67,7 +67,7 @@ func TestInterleavedShards(t *testing.T) {
 // benchmarks and refuses another shard.
 func TestResumeShard(t *testing.T) {
 	keys := []bench.Key{{Name: "A"}, {Name: "B"}, {Name: "C"}}
-	session := func(sh run.Shard) *Session {
+	session := func(sh shard.Shard) *Session {
 		s := &Session{cfg: Config{Shard: sh}}
 		for _, k := range keys {
 			s.Benchmarks = append(s.Benchmarks, &Benchmark{Key: k})
@@ -77,16 +77,16 @@ func TestResumeShard(t *testing.T) {
 	sharded := &bench.Run{ID: "r1", Settings: map[string]string{bench.SettingShard: "2/3"}, Benchmarks: keys[1:2]}
 	whole := &bench.Run{ID: "r2", Benchmarks: keys}
 	for _, c := range []struct {
-		shard  run.Shard
+		shard  shard.Shard
 		stored *bench.Run
 		want   int
 		err    string
 	}{
-		{run.Shard{}, sharded, 1, ""},
-		{run.Shard{Index: 2, Count: 3}, sharded, 1, ""},
-		{run.Shard{Index: 1, Count: 3}, sharded, 0, "compares shard 2/3, not 1/3"},
-		{run.Shard{Index: 1, Count: 3}, whole, 0, "compares every benchmark, not shard 1/3"},
-		{run.Shard{}, whole, 3, ""},
+		{shard.Shard{}, sharded, 1, ""},
+		{shard.Shard{Index: 2, Count: 3}, sharded, 1, ""},
+		{shard.Shard{Index: 1, Count: 3}, sharded, 0, "compares shard 2/3, not 1/3"},
+		{shard.Shard{Index: 1, Count: 3}, whole, 0, "compares every benchmark, not shard 1/3"},
+		{shard.Shard{}, whole, 3, ""},
 	} {
 		s := session(c.shard)
 		err := s.resumeShard(c.stored)
@@ -101,7 +101,7 @@ func TestResumeShard(t *testing.T) {
 
 func TestOptionsParallelShard(t *testing.T) {
 	o, fs := parse(t, "-old", "HEAD~1")
-	o.Shard, o.ShardBasis = run.Shard{Index: 2, Count: 4}, "main"
+	o.Shard, o.ShardBasis = shard.Shard{Index: 2, Count: 4}, "main"
 	c, _, err := o.Parallel(fs)
 	if err != nil {
 		t.Fatal(err)
@@ -111,17 +111,17 @@ func TestOptionsParallelShard(t *testing.T) {
 	}
 }
 
-func TestCheckShard(t *testing.T) {
+func TestValidateShard(t *testing.T) {
 	o, _ := parse(t, "-old", "HEAD~1")
 	for _, c := range []struct {
-		shard run.Shard
+		shard shard.Shard
 		basis string
 		err   string
 	}{
-		{run.Shard{}, "", ""},
-		{run.Shard{Index: 1, Count: 2}, "main", ""},
-		{run.Shard{}, "main", "-shard-basis without -shard"},
-		{run.Shard{Index: 3, Count: 2}, "", `-shard "3/2": shard 3 of only 2`},
+		{shard.Shard{}, "", ""},
+		{shard.Shard{Index: 1, Count: 2}, "main", ""},
+		{shard.Shard{}, "main", "-shard-basis without -shard"},
+		{shard.Shard{Index: 3, Count: 2}, "", `-shard "3/2": shard 3 of only 2`},
 	} {
 		o.Shard, o.ShardBasis = c.shard, c.basis
 		pc := DefaultParallelConfig
@@ -133,7 +133,7 @@ func TestCheckShard(t *testing.T) {
 		}
 	}
 	pc := DefaultParallelConfig
-	pc.CmdOld, pc.CmdNew, pc.Shard = "true", "true", run.Shard{Index: 1, Count: 2}
+	pc.CmdOld, pc.CmdNew, pc.Shard = "true", "true", shard.Shard{Index: 1, Count: 2}
 	if err := pc.Check(); err == nil || !strings.Contains(err.Error(), "-shard") {
 		t.Errorf("-shard with commands: %v, want an error naming -shard", err)
 	}
@@ -141,14 +141,14 @@ func TestCheckShard(t *testing.T) {
 
 func TestEmptyShard(t *testing.T) {
 	keys := []bench.Key{{Name: "A"}, {Name: "B"}}
-	hash := &run.Basis{Why: "test"}
+	hash := &shard.Basis{Why: "test"}
 	for _, c := range []struct {
-		plan *run.ShardPlan
+		plan *shard.Plan
 		want bool
 	}{
 		{nil, false},
-		{run.PlanShard(keys, run.Shard{Index: 1, Count: 2}, hash), false},
-		{run.PlanShard(keys, run.Shard{Index: 3, Count: 3}, hash), true},
+		{shard.NewPlan(keys, shard.Shard{Index: 1, Count: 2}, hash), false},
+		{shard.NewPlan(keys, shard.Shard{Index: 3, Count: 3}, hash), true},
 	} {
 		r := &ParallelResult{Shard: c.plan}
 		if got := r.EmptyShard(); got != c.want {

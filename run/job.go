@@ -16,6 +16,7 @@ import (
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/optimize"
+	"github.com/mbench/mbench/shard"
 	"github.com/mbench/mbench/stop"
 )
 
@@ -67,11 +68,12 @@ type Job struct {
 	// tree has changes.
 	Label string
 	// Shard, unless it is the whole suite, measures one part of the
-	// benchmarks discovered (PlanShard), balanced by the basis FindBasis
-	// finds in ShardRuns (nil: none; by hash) or ShardBasis names.
-	Shard      Shard
+	// benchmarks discovered (shard.Take), balanced by the basis
+	// shard.FindBasis finds in ShardRuns (nil: none; by hash) or
+	// ShardBasis names.
+	Shard      shard.Shard
 	ShardBasis string
-	ShardRuns  RunSource
+	ShardRuns  shard.Source
 	// Store keeps the run; JSON, if not nil, also gets the run and each
 	// measurement in mbench's JSON Lines format, flushed as it goes.
 	Store Store
@@ -144,11 +146,9 @@ func (j *Job) Check() error {
 		return fmt.Errorf("-min-ops %d: want at least one operation per iteration", j.MinOps)
 	case j.Levels != "" && j.Plan != nil:
 		return errors.New("-levels and -plan: give one")
-	case j.ShardBasis != "" && j.Shard.Whole():
-		return errors.New("-shard-basis without -shard: give the shard")
 	}
-	if err := checkShard(j.Shard); err != nil {
-		return fmt.Errorf("-shard %v", err)
+	if err := shard.Validate(j.Shard, j.ShardBasis); err != nil {
+		return err
 	}
 	if j.Levels != "" {
 		if _, err := bench.ParseLevels(j.Levels); err != nil {
@@ -189,7 +189,7 @@ type Prepared struct {
 	Platform Platform
 	Targets  []Target
 	// Shard is the part of the suite Targets are, nil for all of it.
-	Shard *ShardPlan
+	Shard *shard.Plan
 	// Versions are the labels of the versions measured side by side,
 	// nil for a run of one version.
 	Versions []string

@@ -8,15 +8,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/shard"
 )
-
-// maxNamed is how many benchmarks a warning names before it says how many
-// more there are.
-const maxNamed = 3
 
 // LoadRef loads what ref names, as Resolve reads it: the run of an id, an
 // id prefix or "latest", or, for a label, every run with that label
@@ -209,46 +205,24 @@ func (s *Store) gatherRuns(runs []RunInfo) (*bench.Run, []error, error) {
 type part struct {
 	info RunInfo
 	run  *bench.Run
-	// instance is the machine of the run.
-	instance string
-	// measured holds the keys of the run's measurements; planned those it
-	// set out to measure (the measured ones when it does not say).
-	measured, planned map[bench.Key]bool
-	// shard is the shard the run claims, if any.
-	shard *shard
-	// dropped is set when another run of the same shard replaces it.
-	dropped bool
+	// m is the run as shard.CheckRuns sees it.
+	m shard.Member
 }
-
-// A shard is the part of a suite one run measured.
-type shard struct {
-	i, n         int
-	basis, suite string
-}
-
-func (sh *shard) String() string { return fmt.Sprintf("%d/%d", sh.i, sh.n) }
 
 func newPart(ri RunInfo, r *bench.Run) *part {
-	p := &part{info: ri, run: r, instance: r.Identity(), measured: make(map[bench.Key]bool)}
+	p := &part{info: ri, run: r, m: shard.Member{ID: ri.ID, Instance: r.Identity(), Status: ri.Status,
+		Complete: ri.Status == StatusComplete, Measured: make(map[bench.Key]bool)}}
 	for i := range r.Measurements {
-		p.measured[r.Measurements[i].Key] = true
+		p.m.Measured[r.Measurements[i].Key] = true
 	}
-	p.planned = p.measured
+	p.m.Planned = p.m.Measured
 	if len(r.Benchmarks) > 0 {
-		p.planned = make(map[bench.Key]bool, len(r.Benchmarks))
+		p.m.Planned = make(map[bench.Key]bool, len(r.Benchmarks))
 		for _, k := range r.Benchmarks {
-			p.planned[k] = true
+			p.m.Planned[k] = true
 		}
 	}
 	return p
-}
-
-// name names the run in a warning, with its shard.
-func (p *part) name() string {
-	if p.shard != nil {
-		return fmt.Sprintf("%s (shard %s)", p.info.ID, p.shard)
-	}
-	return p.info.ID
 }
 
 // merge checks parts, oldest first, and merges them.
@@ -259,23 +233,19 @@ func merge(parts []*part) (*bench.Run, []error, error) {
 		return nil, nil, err
 	}
 	var warnings []error
-	for _, p := range parts {
-		v, ok := p.run.Settings[bench.SettingShard]
-		if !ok {
-			continue
-		}
-		sh, err := bench.ParseShard(v)
+	members := make([]*shard.Member, len(parts))
+	for i, p := range parts {
+		var err error
+		p.m.Shard, p.m.Basis, p.m.Suite, err = shard.Claimed(p.run.Settings)
 		if err != nil {
-			warnings = append(warnings, fmt.Errorf("run %s under label %s: setting shard=%q is not i/n; gathered as a whole suite", p.info.ID, label, v))
-			continue
+			warnings = append(warnings, fmt.Errorf("run %s under label %s: %v; gathered as a whole suite", p.info.ID, label, err))
 		}
-		p.shard = &shard{sh.Index, sh.Count, p.run.Settings[bench.SettingShardBasis], p.run.Settings[bench.SettingShardSuite]}
+		members[i] = &p.m
 	}
-	warnings = append(warnings, checkShards(label, parts)...)
-	warnings = append(warnings, checkSuites(label, parts)...)
+	warnings = append(warnings, shard.CheckRuns(label, members)...)
 	var kept []*part
 	for _, p := range parts {
-		if !p.dropped {
+		if !p.m.Dropped {
 			kept = append(kept, p)
 		}
 	}
@@ -291,18 +261,18 @@ func merge(parts []*part) (*bench.Run, []error, error) {
 			strings.Join(ids, ", "), label, commitName(newest.info)))
 	}
 	for _, p := range kept {
-		if p.info.Status == StatusComplete {
+		if p.m.Complete {
 			continue
 		}
 		missing := 0
-		for k := range p.planned {
-			if !p.measured[k] {
+		for k := range p.m.Planned {
+			if !p.m.Measured[k] {
 				missing++
 			}
 		}
-		w := fmt.Errorf("run %s under label %s is %s", p.name(), label, p.info.Status)
+		w := fmt.Errorf("run %s under label %s is %s", p.m.Name(), label, p.info.Status)
 		if missing > 0 {
-			w = fmt.Errorf("%w: %d of its %d benchmarks not measured", w, missing, len(p.planned))
+			w = fmt.Errorf("%w: %d of its %d benchmarks not measured", w, missing, len(p.m.Planned))
 		}
 		warnings = append(warnings, w)
 	}
@@ -339,199 +309,6 @@ func versionNames(vs []string) string {
 		return "one version"
 	}
 	return strings.Join(vs, ", ")
-}
-
-// checkShards checks the runs that measured shards: that they split the
-// suite alike, that no shard is missing, that no shard was measured twice
-// on one instance (leaving out an incomplete run where a complete one
-// measured the same shard there), and that no benchmark was measured by two
-// shards.
-func checkShards(label string, parts []*part) []error {
-	var shards []*part
-	for _, p := range parts {
-		if p.shard != nil {
-			shards = append(shards, p)
-		}
-	}
-	if len(shards) == 0 {
-		return nil
-	}
-	var warnings []error
-	ref := shards[len(shards)-1]
-	for _, p := range shards[:len(shards)-1] {
-		var diffs []string
-		if p.shard.n != ref.shard.n {
-			diffs = append(diffs, fmt.Sprintf("%d vs %d shards", p.shard.n, ref.shard.n))
-		}
-		if p.shard.basis != ref.shard.basis {
-			diffs = append(diffs, fmt.Sprintf("basis %q vs %q", p.shard.basis, ref.shard.basis))
-		}
-		if p.shard.suite != ref.shard.suite {
-			diffs = append(diffs, fmt.Sprintf("suite %q vs %q", p.shard.suite, ref.shard.suite))
-		}
-		if diffs != nil {
-			warnings = append(warnings, fmt.Errorf("runs %s and %s under label %s are shards of different splits (%s): their parts may overlap or leave benchmarks out",
-				p.name(), ref.name(), label, strings.Join(diffs, "; ")))
-		}
-	}
-
-	// The same shard twice on one instance.
-	type claim struct {
-		instance string
-		i, n     int
-	}
-	byClaim := make(map[claim][]*part)
-	var claims []claim
-	for _, p := range shards {
-		c := claim{p.instance, p.shard.i, p.shard.n}
-		if byClaim[c] == nil {
-			claims = append(claims, c)
-		}
-		byClaim[c] = append(byClaim[c], p)
-	}
-	for _, c := range claims {
-		ps := byClaim[c]
-		if len(ps) < 2 {
-			continue
-		}
-		var ids, complete, incomplete []string
-		for _, p := range ps {
-			ids = append(ids, p.info.ID)
-			if p.info.Status == StatusComplete {
-				complete = append(complete, p.info.ID)
-			} else {
-				incomplete = append(incomplete, p.info.ID+" ("+p.info.Status+")")
-			}
-		}
-		w := fmt.Sprintf("runs %s under label %s all measured shard %d/%d", strings.Join(ids, ", "), label, c.i, c.n)
-		if len(ps) == 2 {
-			w = fmt.Sprintf("runs %s and %s under label %s both measured shard %d/%d", ids[0], ids[1], label, c.i, c.n)
-		}
-		if c.instance != "" {
-			w += " on instance " + c.instance
-		}
-		if len(complete) > 0 && len(incomplete) > 0 {
-			for _, p := range ps {
-				p.dropped = p.info.Status != StatusComplete
-			}
-			w += fmt.Sprintf("; gathering the complete %s, leaving out %s",
-				plural(len(complete), "run", "runs")+" "+strings.Join(complete, ", "), strings.Join(incomplete, ", "))
-		} else {
-			w += "; gathering all of them"
-		}
-		warnings = append(warnings, fmt.Errorf("%s", w))
-	}
-
-	// Missing shards, of the split of the newest shard run.
-	present := make(map[int]bool)
-	measured := make(map[bench.Key]bool)
-	for _, p := range shards {
-		if !p.dropped && p.shard.n == ref.shard.n {
-			present[p.shard.i] = true
-			for k := range p.measured {
-				measured[k] = true
-			}
-		}
-	}
-	var missing []string
-	for i := 1; i <= ref.shard.n; i++ {
-		if !present[i] {
-			missing = append(missing, fmt.Sprintf("%d/%d", i, ref.shard.n))
-		}
-	}
-	count := 0
-	if c, _, ok := strings.Cut(ref.shard.suite, ":"); ok {
-		count, _ = strconv.Atoi(c)
-	}
-	var w string
-	if len(missing) > 0 {
-		w = fmt.Sprintf("label %s: %s %s missing", label, plural(len(missing), "shard", "shards"), strings.Join(missing, ", "))
-	}
-	if count > len(measured) {
-		if w == "" {
-			w = fmt.Sprintf("label %s", label)
-		}
-		w += fmt.Sprintf(": %d of %d benchmarks not measured", count-len(measured), count)
-	}
-	if w != "" {
-		warnings = append(warnings, fmt.Errorf("%s", w))
-	}
-
-	// Benchmarks measured by two different shards.
-	for a, p := range shards {
-		for _, q := range shards[a+1:] {
-			if p.dropped || q.dropped || p.shard.i == q.shard.i && p.shard.n == q.shard.n {
-				continue
-			}
-			var both []bench.Key
-			for k := range q.measured {
-				if p.measured[k] {
-					both = append(both, k)
-				}
-			}
-			if len(both) > 0 {
-				warnings = append(warnings, fmt.Errorf("runs %s and %s under label %s are different shards but both measured %s: %s",
-					p.name(), q.name(), label, plural(len(both), "benchmark", "benchmarks"), keyList(both)))
-			}
-		}
-	}
-	return warnings
-}
-
-// checkSuites checks that the gathered runs that are not shards set out to
-// measure the same benchmarks, comparing each with the newest.
-func checkSuites(label string, parts []*part) []error {
-	var whole []*part
-	for _, p := range parts {
-		if p.shard == nil && !p.dropped {
-			whole = append(whole, p)
-		}
-	}
-	if len(whole) < 2 {
-		return nil
-	}
-	var warnings []error
-	ref := whole[len(whole)-1]
-	for _, p := range whole[:len(whole)-1] {
-		onlyP, onlyRef := difference(p.planned, ref.planned), difference(ref.planned, p.planned)
-		if len(onlyP) == 0 && len(onlyRef) == 0 {
-			continue
-		}
-		var only []string
-		if len(onlyP) > 0 {
-			only = append(only, "only in "+p.info.ID+": "+keyList(onlyP))
-		}
-		if len(onlyRef) > 0 {
-			only = append(only, "only in "+ref.info.ID+": "+keyList(onlyRef))
-		}
-		warnings = append(warnings, fmt.Errorf("runs %s and %s under label %s measured different suites (%d vs %d benchmarks; %s)",
-			p.info.ID, ref.info.ID, label, len(p.planned), len(ref.planned), strings.Join(only, "; ")))
-	}
-	return warnings
-}
-
-// difference returns the keys of a not in b.
-func difference(a, b map[bench.Key]bool) []bench.Key {
-	var out []bench.Key
-	for k := range a {
-		if !b[k] {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// keyList names keys sorted, at most maxNamed of them.
-func keyList(keys []bench.Key) string {
-	slices.SortFunc(keys, bench.Key.Compare)
-	var names []string
-	for _, k := range keys[:min(len(keys), maxNamed)] {
-		names = append(names, k.FullName())
-	}
-	if len(keys) > maxNamed {
-		names = append(names, fmt.Sprintf("… (%d more)", len(keys)-maxNamed))
-	}
-	return strings.Join(names, ", ")
 }
 
 func plural(n int, one, many string) string {
@@ -610,7 +387,7 @@ func mergeRuns(parts []*part) *bench.Run {
 		for _, m := range ms {
 			m.Coord.SuiteRun += shift
 			if m.Coord.Instance == "" {
-				m.Coord.Instance = p.instance
+				m.Coord.Instance = p.m.Instance
 			}
 			out.Measurements = append(out.Measurements, m)
 		}
@@ -668,3 +445,16 @@ func commonFloat(ps []*bench.Platform, dst **float64, get func(*bench.Platform) 
 		}
 	}
 }
+
+// StoredRuns lists the stored runs, newest first, as shard.FindBasis looks
+// for the basis of a shard among them: a Store is a shard.Source.
+func (s *Store) StoredRuns() ([]shard.StoredRun, error) {
+	infos, err := s.Runs()
+	runs := make([]shard.StoredRun, len(infos))
+	for i, ri := range infos {
+		runs[i] = shard.StoredRun{ID: ri.ID, Label: ri.Label, Complete: ri.Status == StatusComplete, Benchmarks: ri.Benchmarks}
+	}
+	return runs, err
+}
+
+var _ shard.Source = (*Store)(nil)

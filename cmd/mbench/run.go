@@ -7,10 +7,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mbench/mbench/ab"
-	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/optimize"
 	"github.com/mbench/mbench/run"
+	"github.com/mbench/mbench/shard"
 	"github.com/mbench/mbench/stop"
 	"github.com/mbench/mbench/store"
 )
@@ -126,7 +125,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	if err := checkRefs(db, storedRef{"-shard-basis", j.ShardBasis, true}); err != nil {
 		return err
 	}
-	j.Store, j.ShardRuns = db, ab.StoreRuns{Store: db}
+	j.Store, j.ShardRuns = db, db
 	j.NoiseDir = noiseDir(f.db)
 	progress := newProgress(e.stderr, f.verbose)
 	j.Progress = progress.update
@@ -172,11 +171,11 @@ func shardFlags(fs *flag.FlagSet, shard, basis *string) {
 }
 
 // parseShard parses the value of -shard; "" is the whole suite.
-func parseShard(s string) (run.Shard, error) {
+func parseShard(s string) (shard.Shard, error) {
 	if s == "" {
-		return run.Shard{}, nil
+		return shard.Shard{}, nil
 	}
-	sh, err := bench.ParseShard(s)
+	sh, err := shard.Parse(s)
 	if err != nil {
 		return sh, usagef("-shard %v", err)
 	}

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/shard"
 	"github.com/mbench/mbench/store"
 )
 
 // checkShards checks that the n runs of label in the store db are shards
 // 1/n to n/n of one suite, planned from one basis, whose measured
-// benchmarks are disjoint and together the suite's (bench.SuiteID).
+// benchmarks are disjoint and together the suite's (shard.SuiteID).
 func checkShards(t *testing.T, db, label string, n int) {
 	t.Helper()
 	st, err := store.OpenReadOnly(db)
@@ -65,7 +66,7 @@ func checkShards(t *testing.T, db, label string, n int) {
 	if slices.ContainsFunc(bases, func(b string) bool { return b != bases[0] }) || slices.ContainsFunc(suites, func(s string) bool { return s != suites[0] }) {
 		t.Errorf("label %s: shards of bases %v, suites %v; want one of each", label, bases, suites)
 	}
-	if got := bench.SuiteID(all); got != suites[0] {
+	if got := shard.SuiteID(all); got != suites[0] {
 		t.Errorf("label %s: the shards measured suite %s, planned %s", label, got, suites[0])
 	}
 }
@@ -73,7 +74,7 @@ func checkShards(t *testing.T, db, label string, n int) {
 // untime clears the wall-clock times of the runs of label in the store db
 // and of their measurements. The fake test binary of the golden tests
 // takes no time, so that its runs' clocks hold only noise; without them a
-// basis plans by iteration time (run.Times), the same on every run of the
+// basis plans by iteration time (shard.Times), the same on every run of the
 // tests.
 func untime(t *testing.T, db, label string) {
 	t.Helper()

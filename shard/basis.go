@@ -1,29 +1,96 @@
-package run
+package shard
 
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mbench/mbench/bench"
 )
 
+// A Basis is what a suite's partition is balanced by: the time each
+// benchmark took in stored runs, or, without Times, a stable hash.
+type Basis struct {
+	// Runs are the ids of the runs the times come from, newest first;
+	// File names a results file they come from instead.
+	Runs []string
+	File string
+	// Label is the runs' label.
+	Label string
+	// Times holds the time each benchmark of the suite took in the
+	// basis; nil for a partition by hash. Estimated counts the suite's
+	// benchmarks the basis did not measure, given the median time of
+	// those it did.
+	Times     map[bench.Key]time.Duration
+	Estimated int
+	// Why says, for a partition by hash, why there are no times.
+	Why string
+}
+
+// ID identifies the basis in the run's settings (bench.SettingShardBasis):
+// the ids of its runs, sorted and comma-separated; for a file, "file:" and a hash of
+// the times it holds, which every machine computes alike; "hash" without
+// times.
+func (b *Basis) ID() string {
+	switch {
+	case b.Times == nil:
+		return bench.ShardBasisHash
+	case len(b.Runs) > 0:
+		return strings.Join(slices.Sorted(slices.Values(b.Runs)), ",")
+	}
+	keys := make([]bench.Key, 0, len(b.Times))
+	for k := range b.Times {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, bench.Key.Compare)
+	h := fnv.New32a()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s %d\n", k, b.Times[k])
+	}
+	return fmt.Sprintf("file:%08x", h.Sum32())
+}
+
+// String names the basis for people: "run 3f2a…", "runs a, b (label x)",
+// "file old.txt".
+func (b *Basis) String() string {
+	var s string
+	switch {
+	case b.Times == nil:
+		return "hash"
+	case b.File != "":
+		s = "file " + b.File
+	case len(b.Runs) == 1:
+		s = "run " + b.Runs[0]
+	default:
+		s = "runs " + strings.Join(b.Runs, ", ")
+	}
+	if b.Label != "" {
+		s += " (label " + b.Label + ")"
+	}
+	if b.Estimated > 0 {
+		s += fmt.Sprintf("; %d benchmarks new to it planned at its median time", b.Estimated)
+	}
+	return s
+}
+
 // A StoredRun summarises a run of a result store for FindBasis.
 type StoredRun struct {
 	ID, Label string
-	// Status is "complete" for a run that ended with every benchmark
+	// Complete is set for a run that ended with every benchmark
 	// measured; FindBasis takes no other.
-	Status string
+	Complete bool
 	// Benchmarks counts the distinct benchmarks the run measured.
 	Benchmarks int
 }
 
-// A RunSource is the result store a shard's basis is looked for in.
-// cmd/mbench adapts *store.Store to it.
-type RunSource interface {
+// A Source is the result store a shard's basis is looked for in;
+// *store.Store is one.
+type Source interface {
 	// StoredRuns lists the stored runs, newest first.
 	StoredRuns() ([]StoredRun, error)
 	// Load returns a run with its measurements.
@@ -56,7 +123,7 @@ const maxBasisLoads = 32
 // whose complete runs are taken together. Benchmarks of the suite it did
 // not measure are planned at the median time of those it did; a basis that
 // measured none of them is an error.
-func FindBasis(src RunSource, ref string, suite []bench.Key, own ...string) (*Basis, error) {
+func FindBasis(src Source, ref string, suite []bench.Key, own ...string) (*Basis, error) {
 	if ref != "" {
 		b, err := namedBasis(src, ref, suite)
 		if err != nil {
@@ -98,7 +165,7 @@ func FindBasis(src RunSource, ref string, suite []bench.Key, own ...string) (*Ba
 }
 
 // namedBasis loads the basis ref names.
-func namedBasis(src RunSource, ref string, suite []bench.Key) (*Basis, error) {
+func namedBasis(src Source, ref string, suite []bench.Key) (*Basis, error) {
 	var b *Basis
 	if _, err := os.Stat(ref); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		r, _, err := bench.ReadFile(ref)
@@ -142,7 +209,7 @@ func byLabel(runs []StoredRun) [][]StoredRun {
 	var groups [][]StoredRun
 	at := map[string]int{}
 	for _, r := range runs {
-		if r.Status != "complete" {
+		if !r.Complete {
 			continue
 		}
 		i, ok := at[r.Label]
@@ -159,7 +226,7 @@ func byLabel(runs []StoredRun) [][]StoredRun {
 // groupBasis loads the runs of group (newest first) and takes the time of
 // each benchmark from the newest that measured it. The basis lists the
 // runs newest first.
-func groupBasis(src RunSource, group []StoredRun) (*Basis, error) {
+func groupBasis(src Source, group []StoredRun) (*Basis, error) {
 	b := &Basis{Times: map[bench.Key]time.Duration{}}
 	for _, sr := range group {
 		r, err := src.Load(sr.ID)
@@ -200,10 +267,4 @@ func fill(b *Basis, suite []bench.Key) int {
 	}
 	b.Times, b.Estimated = times, len(missing)
 	return len(missing)
-}
-
-func uniqueKeys(keys []bench.Key) []bench.Key {
-	u := slices.Clone(keys)
-	slices.SortFunc(u, bench.Key.Compare)
-	return slices.Compact(u)
 }

@@ -1,4 +1,4 @@
-package bench
+package shard
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestParseShard(t *testing.T) {
+func TestParse(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want Shard
@@ -30,19 +30,19 @@ func TestParseShard(t *testing.T) {
 		{"1/1025", Shard{}, `"1/1025": 1025 shards`},
 		{"1/99999999999999999999", Shard{}, "not two numbers"},
 	} {
-		got, err := ParseShard(c.in)
+		got, err := Parse(c.in)
 		switch {
 		case c.err == "" && err != nil:
-			t.Errorf("ParseShard(%q): %v", c.in, err)
+			t.Errorf("Parse(%q): %v", c.in, err)
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("ParseShard(%q) = %v, %v; want an error with %q", c.in, got, err, c.err)
+			t.Errorf("Parse(%q) = %v, %v; want an error with %q", c.in, got, err, c.err)
 		case c.err != "" && !strings.Contains(err.Error(), "1 ≤ i ≤ n ≤ 1024"):
-			t.Errorf("ParseShard(%q): %v; want it to say what is valid", c.in, err)
+			t.Errorf("Parse(%q): %v; want it to say what is valid", c.in, err)
 		case got != c.want:
-			t.Errorf("ParseShard(%q) = %v, want %v", c.in, got, c.want)
+			t.Errorf("Parse(%q) = %v, want %v", c.in, got, c.want)
 		}
 		if err == nil && got.String() != c.in {
-			t.Errorf("ParseShard(%q).String() = %q", c.in, got.String())
+			t.Errorf("Parse(%q).String() = %q", c.in, got.String())
 		}
 	}
 	if s := (Shard{}); !s.Whole() || s.String() != "" {
@@ -50,24 +50,24 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-func FuzzParseShard(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{"1/2", "0/2", "3/2", "a/b", "1/0", "", "1024/1024", "007/8"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sh, err := ParseShard(s)
+		sh, err := Parse(s)
 		if err != nil {
 			if !strings.Contains(err.Error(), fmt.Sprintf("%q", s)) {
-				t.Fatalf("ParseShard(%q): error %q does not name the value", s, err)
+				t.Fatalf("Parse(%q): error %q does not name the value", s, err)
 			}
 			return
 		}
-		if sh.Index < 1 || sh.Index > sh.Count || sh.Count > MaxShards {
-			t.Fatalf("ParseShard(%q) = %+v, out of range", s, sh)
+		if sh.Index < 1 || sh.Index > sh.Count || sh.Count > Max {
+			t.Fatalf("Parse(%q) = %+v, out of range", s, sh)
 		}
-		again, err := ParseShard(sh.String())
+		again, err := Parse(sh.String())
 		if err != nil || again != sh {
-			t.Fatalf("ParseShard(%q) = %v, but its String %q parses as %v, %v", s, sh, sh.String(), again, err)
+			t.Fatalf("Parse(%q) = %v, but its String %q parses as %v, %v", s, sh, sh.String(), again, err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package run
+package shard_test
 
 import (
 	"os"
@@ -9,20 +9,9 @@ import (
 	"time"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/shard"
 	"github.com/mbench/mbench/store"
 )
-
-// testRuns is a store as a RunSource.
-type testRuns struct{ *store.Store }
-
-func (s testRuns) StoredRuns() ([]StoredRun, error) {
-	infos, err := s.Runs()
-	var runs []StoredRun
-	for _, ri := range infos {
-		runs = append(runs, StoredRun{ID: ri.ID, Label: ri.Label, Status: ri.Status, Benchmarks: ri.Benchmarks})
-	}
-	return runs, err
-}
 
 var basisSuite = []bench.Key{
 	{Package: "p", Name: "A", Procs: 2}, {Package: "p", Name: "B/n=1", Procs: 2},
@@ -61,10 +50,9 @@ func TestFindBasis(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	src := testRuns{st}
-	find := func(ref, label string) *Basis {
+	find := func(ref, label string) *shard.Basis {
 		t.Helper()
-		b, err := FindBasis(src, ref, basisSuite, label)
+		b, err := shard.FindBasis(st, ref, basisSuite, label)
 		if err != nil {
 			t.Fatalf("FindBasis(%q, label %s): %v", ref, label, err)
 		}
@@ -73,7 +61,7 @@ func TestFindBasis(t *testing.T) {
 	if b := find("", "x"); b.Times != nil || b.ID() != "hash" || b.Why != "no stored run of this suite" {
 		t.Errorf("empty store: basis %v (%s), want hash", b, b.Why)
 	}
-	if b, err := FindBasis(nil, "", basisSuite, "x"); err != nil || b.Times != nil {
+	if b, err := shard.FindBasis(nil, "", basisSuite, "x"); err != nil || b.Times != nil {
 		t.Errorf("no store: basis %v, %v; want hash", b, err)
 	}
 
@@ -142,38 +130,8 @@ func TestFindBasis(t *testing.T) {
 		{"nosuch", "-shard-basis nosuch: no such file"},
 		{"other", "-shard-basis other: measured none of the suite's benchmarks"},
 	} {
-		if _, err := FindBasis(src, c.ref, basisSuite, "self"); err == nil || !strings.Contains(err.Error(), c.err) {
+		if _, err := shard.FindBasis(st, c.ref, basisSuite, "self"); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("FindBasis(%q): %v, want %q", c.ref, err, c.err)
 		}
-	}
-}
-
-// TestShardPrepared prepares the shards of a suite with a stand-in Job
-// whose Discover found four benchmarks and checks what each keeps and
-// records.
-func TestShardPrepared(t *testing.T) {
-	var targets []Target
-	for _, k := range basisSuite {
-		targets = append(targets, Target{Key: k, Pattern: Anchored(k.Name)})
-		targets = append(targets, Target{Key: k, Pattern: Anchored(k.Name), Version: "new"})
-	}
-	var kept []bench.Key
-	for i := 1; i <= 3; i++ {
-		p := &Prepared{Job: Job{Label: "l", Shard: Shard{Index: i, Count: 3}}, Targets: slices.Clone(targets)}
-		if err := p.shard(); err != nil {
-			t.Fatal(err)
-		}
-		if len(p.Targets) != 2*len(p.Shard.Keys) {
-			t.Errorf("shard %d/3: %d targets for keys %v; want both versions of each", i, len(p.Targets), p.Shard.Keys)
-		}
-		kept = append(kept, keysOf(p.Targets)...)
-		set := p.Shard.Settings()
-		if set[bench.SettingShard] != (Shard{Index: i, Count: 3}).String() || set[bench.SettingShardBasis] != "hash" || set[bench.SettingShardSuite] != bench.SuiteID(basisSuite) {
-			t.Errorf("shard %d/3: settings %v", i, set)
-		}
-	}
-	slices.SortFunc(kept, bench.Key.Compare)
-	if !slices.Equal(kept, uniqueKeys(basisSuite)) {
-		t.Errorf("shards kept %v, want each of %v once", kept, basisSuite)
 	}
 }
