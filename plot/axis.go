@@ -2,6 +2,7 @@ package plot
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,6 +32,14 @@ func linear(vs []float64, a, b float64) (s scale, ticks []float64, ok bool) {
 	if !ok {
 		return scale{}, nil, false
 	}
+	s, ticks = linearSpan(lo, hi, a, b)
+	return s, ticks, true
+}
+
+// linearSpan returns a linear scale over [lo, hi], widened by a margin,
+// and its ticks: about one every 70 pixels across, the width of a label,
+// and one every 50 pixels up (when b < a, as y grows downwards).
+func linearSpan(lo, hi, a, b float64) (scale, []float64) {
 	if lo == hi {
 		d := math.Abs(lo) * 0.1
 		if d == 0 {
@@ -40,8 +49,12 @@ func linear(vs []float64, a, b float64) (s scale, ticks []float64, ok bool) {
 	}
 	pad := (hi - lo) * 0.04
 	lo, hi = lo-pad, hi+pad
-	ticks = niceTicks(lo, hi, int(math.Max(2, math.Abs(b-a)/70)))
-	return scale{lo: lo, hi: hi, a: a, b: b}, ticks, true
+	every := 70.0
+	if b < a {
+		every = 50
+	}
+	ticks := niceTicks(lo, hi, int(math.Max(2, math.Abs(b-a)/every)))
+	return scale{lo: lo, hi: hi, a: a, b: b}, ticks
 }
 
 // logarithmic returns a log scale over the positive finite values of vs,
@@ -52,6 +65,13 @@ func logarithmic(vs []float64, a, b float64) (s scale, ticks []float64, ok bool)
 	if !ok {
 		return scale{}, nil, false
 	}
+	s, ticks = logSpan(lo, hi, a, b)
+	return s, ticks, true
+}
+
+// logSpan returns a log scale over the decades around [lo, hi], both
+// positive, and its ticks.
+func logSpan(lo, hi, a, b float64) (s scale, ticks []float64) {
 	l0, l1 := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
 	if l0 == l1 {
 		l1++
@@ -63,7 +83,7 @@ func logarithmic(vs []float64, a, b float64) (s scale, ticks []float64, ok bool)
 			ticks = append(ticks, 2*d, 5*d)
 		}
 	}
-	return scale{lo: l0, hi: l1, a: a, b: b, log: true}, ticks, true
+	return scale{lo: l0, hi: l1, a: a, b: b, log: true}, ticks
 }
 
 // bounds returns the smallest and largest finite value of vs, and only of
@@ -77,6 +97,134 @@ func bounds(vs []float64, positive bool) (lo, hi float64, ok bool) {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return lo, hi, lo <= hi
+}
+
+// A valueAxis is the scale of measured values: it spans their bulk, and
+// the values beyond it are drawn at its edge and counted.
+type valueAxis struct {
+	scale
+	ticks []float64
+	// lo and hi are the range of values placed where they are; values
+	// beyond it are placed at the edge.
+	lo, hi float64
+	// Beyond counts the values of the axis's data beyond its range.
+	beyond int
+}
+
+// valueAxisOf returns the axis, from a to b in pixels, that shows the
+// bulk of vals (see bulk) and every finite value of keep (estimates and
+// their intervals, which a figure is about), on a log scale when the
+// positive values it shows span more than a factor of 30.
+func valueAxisOf(vals, keep []float64, a, b float64) (valueAxis, bool) {
+	all := slices.Concat(vals, keep)
+	positive := true
+	for _, v := range all {
+		if finite(v) && v <= 0 {
+			positive = false
+		}
+	}
+	lo, hi, ok := bulk(vals, positive)
+	if !ok {
+		lo, hi = math.Inf(1), math.Inf(-1)
+	}
+	for _, v := range keep {
+		if finite(v) && (!positive || v > 0) {
+			lo, hi, ok = min(lo, v), max(hi, v), true
+		}
+	}
+	if !ok {
+		return valueAxis{}, false
+	}
+	ax := valueAxis{lo: lo, hi: hi}
+	for _, v := range vals {
+		if finite(v) && (!positive || v > 0) && (v < lo || v > hi) {
+			ax.beyond++
+		}
+	}
+	if positive && hi/lo > 30 {
+		ax.scale, ax.ticks = logSpan(lo, hi, a, b)
+	} else {
+		ax.scale, ax.ticks = linearSpan(lo, hi, a, b)
+	}
+	return ax, true
+}
+
+// edgeInset is how far inside the frame a value beyond the axis is drawn.
+const edgeInset = 5
+
+// place returns where v goes on the axis and whether it lies beyond the
+// axis's range: -1 below, +1 above, 0 within. A value beyond is placed
+// just inside the frame's edge, past the margin around the values within.
+func (ax valueAxis) place(v float64) (float64, int) {
+	dir := math.Copysign(1, ax.b-ax.a)
+	switch {
+	case v < ax.lo:
+		return ax.a + dir*edgeInset, -1
+	case v > ax.hi:
+		return ax.b - dir*edgeInset, +1
+	}
+	return ax.at(v), 0
+}
+
+// farOut is how many interquartile ranges beyond the quartiles a value
+// must lie to be left off a value axis: Tukey's "far out" values
+// (Exploratory Data Analysis, 1977), the fence of a box plot's outer
+// whiskers. One slow iteration in a hundred, ten times the rest, would
+// otherwise squeeze the other ninety-nine into a line.
+const farOut = 3
+
+// minSpread is the smallest interquartile range, relative to the median,
+// that the fences assume: values that are mostly equal (a count of
+// allocations) still keep the few that differ by more than about 3% off
+// the axis, and differences below it are not worth a reader's eye.
+const minSpread = 0.01
+
+// bulk returns the smallest and largest finite value of vs that are not
+// far out (farOut interquartile ranges beyond the quartiles). With
+// positive set, only positive values count, and the quartiles are those
+// of their logarithms, since times and sizes vary by factors.
+func bulk(vs []float64, positive bool) (lo, hi float64, ok bool) {
+	tr := func(v float64) float64 { return v }
+	if positive {
+		tr = math.Log10
+	}
+	var xs []float64
+	for _, v := range vs {
+		if finite(v) && (!positive || v > 0) {
+			xs = append(xs, tr(v))
+		}
+	}
+	if len(xs) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(xs)
+	q1, med, q3 := quantile(xs, 0.25), quantile(xs, 0.5), quantile(xs, 0.75)
+	floor := minSpread * math.Abs(med)
+	if positive {
+		floor = math.Log10(1 + minSpread)
+	}
+	iqr := max(q3-q1, floor)
+	fenceLo, fenceHi := q1-farOut*iqr, q3+farOut*iqr
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		if finite(v) && (!positive || v > 0) {
+			if x := tr(v); x >= fenceLo && x <= fenceHi {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	return lo, hi, lo <= hi
+}
+
+// quantile returns the p-quantile of ascending xs, interpolating between
+// order statistics as R's default (type 7) does.
+func quantile(xs []float64, p float64) float64 {
+	h := p * float64(len(xs)-1)
+	i := int(h)
+	if i+1 >= len(xs) {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
 }
 
 // niceTicks returns about n round values (1, 2 or 5 times a power of ten
@@ -200,10 +348,10 @@ func (f *Figure) xAxis(fr frame, s scale, ticks []float64, format func(float64) 
 			continue
 		}
 		f.line("grid", point{x, fr.y0}, point{x, fr.y1})
-		f.text("ts", x, fr.y1+13, "middle", format(t))
+		f.text("ts", x, fr.y1+17, "middle", format(t))
 	}
 	if label != "" {
-		f.text("t", (fr.x0+fr.x1)/2, fr.y1+28, "middle", label)
+		f.text("t", (fr.x0+fr.x1)/2, fr.y1+38, "middle", label)
 	}
 }
 
@@ -215,10 +363,10 @@ func (f *Figure) yAxis(fr frame, s scale, ticks []float64, format func(float64) 
 			continue
 		}
 		f.line("grid", point{fr.x0, y}, point{fr.x1, y})
-		f.text("ts", fr.x0-4, y+3.5, "end", format(t))
+		f.text("ts", fr.x0-6, y+4.5, "end", format(t))
 	}
 	if label != "" {
-		f.vtext("t", fr.x0-46, (fr.y0+fr.y1)/2, label)
+		f.vtext("t", fr.x0-62, (fr.y0+fr.y1)/2, label)
 	}
 }
 
@@ -232,12 +380,12 @@ func (f *Figure) box(fr frame) {
 func (f *Figure) legend(x, y, maxX float64, entries []legendEntry) float64 {
 	x0 := x
 	for _, e := range entries {
-		w := 16 + textWidth("ts", e.label) + 14
+		w := 20 + textWidth("t", e.label) + 20
 		if x+w > maxX && x > x0 {
-			x, y = x0, y+15
+			x, y = x0, y+20
 		}
-		e.draw(f, x+6, y-3.5)
-		f.text("ts", x+14, y, "start", e.label)
+		e.draw(f, x+7, y-5)
+		f.text("t", x+18, y, "start", e.label)
 		x += w
 	}
 	return y
@@ -250,9 +398,9 @@ type legendEntry struct {
 }
 
 func markerKey(class string, s shape) func(*Figure, float64, float64) {
-	return func(f *Figure, x, y float64) { f.marker(class, s, x, y, 3.5) }
+	return func(f *Figure, x, y float64) { f.marker(class, s, x, y, 4.5) }
 }
 
 func lineKey(class string) func(*Figure, float64, float64) {
-	return func(f *Figure, x, y float64) { f.line(class, point{x, y - 6}, point{x, y + 6}) }
+	return func(f *Figure, x, y float64) { f.line(class, point{x, y - 7}, point{x, y + 7}) }
 }

@@ -52,3 +52,53 @@ func TestTicksEnd(t *testing.T) {
 		t.Errorf("want the placeable pair and the legend keys only")
 	}
 }
+
+// TestBulk: far-out values (beyond three interquartile ranges of the
+// quartiles) are left off the axis, whichever side they are on; values
+// that are all alike keep the few that differ off it; data without
+// outliers keep their whole range.
+func TestBulk(t *testing.T) {
+	spread := []float64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}
+	cases := []struct {
+		name     string
+		vs       []float64
+		positive bool
+		lo, hi   float64
+	}{
+		{"no outliers", spread, true, 100, 109},
+		{"slow outlier", append(slices.Clone(spread), 1000), true, 100, 109},
+		{"fast outlier", append(slices.Clone(spread), 10), true, 100, 109},
+		{"linear", append(slices.Clone(spread), -500), false, 100, 109},
+		{"counts", []float64{1, 1, 1, 1, 1, 1, 1, 1, 5}, true, 1, 1},
+		{"NaN and Inf", []float64{1, 2, math.NaN(), math.Inf(1)}, true, 1, 2},
+	}
+	for _, c := range cases {
+		lo, hi, ok := bulk(c.vs, c.positive)
+		if !ok || lo != c.lo || hi != c.hi {
+			t.Errorf("%s: bulk [%v, %v] %v, want [%v, %v]", c.name, lo, hi, ok, c.lo, c.hi)
+		}
+	}
+	if _, _, ok := bulk([]float64{math.NaN(), -1}, true); ok {
+		t.Errorf("no positive finite values: ok")
+	}
+}
+
+// TestValueAxis: an axis of the bulk counts the values beyond it and
+// places them inside the frame's edge, and always shows the values it
+// must keep.
+func TestValueAxis(t *testing.T) {
+	vals := []float64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 1000, 1}
+	ax, ok := valueAxisOf(vals, []float64{120}, 0, 500)
+	if !ok || ax.beyond != 2 || ax.lo != 100 || ax.hi != 120 {
+		t.Fatalf("axis %+v, want [100, 120] with 2 beyond", ax)
+	}
+	if x, side := ax.place(1000); side != 1 || x != 500-edgeInset {
+		t.Errorf("place(1000) = %v, %d: want the right edge", x, side)
+	}
+	if x, side := ax.place(1); side != -1 || x != edgeInset {
+		t.Errorf("place(1) = %v, %d: want the left edge", x, side)
+	}
+	if x, side := ax.place(105); side != 0 || !(x > edgeInset && x < 500-edgeInset) {
+		t.Errorf("place(105) = %v, %d: want inside", x, side)
+	}
+}

@@ -99,3 +99,46 @@ func RunTrace(r *bench.Run, match func(bench.Key) bool, unit string) (*Figure, [
 	t := targets[0]
 	return Trace(names[0]+": iterations by fork", unit, TraceOf(r, t.key, t.version, unit), StoppedAfter(r, t.key, t.version)), names
 }
+
+// Names returns the names of keys as figures show them, without
+// "Benchmark" and without the package path that they all share, which it
+// returns as common, to be stated once in a title or caption rather than
+// on every row. Keys of several packages keep what follows the longest
+// path they share, in whole elements: "internal/codec.Decode-8" under
+// "example.com/project". common is "" when they share no path.
+func Names(keys []bench.Key) (common string, names []string) {
+	same := true
+	for i, k := range keys {
+		if i == 0 {
+			common = k.Package
+			continue
+		}
+		same = same && k.Package == keys[0].Package
+		common = sharedPath(common, k.Package)
+	}
+	if !same && slices.ContainsFunc(keys, func(k bench.Key) bool { return k.Package == common }) {
+		// A package that is the shared path itself keeps its last
+		// element, so that it is named among the others.
+		common = common[:max(strings.LastIndex(common, "/"), 0)]
+	}
+	names = make([]string, len(keys))
+	for i, k := range keys {
+		name := strings.TrimPrefix(k.FullName(), "Benchmark")
+		if !same && k.Package != "" {
+			name = strings.TrimPrefix(strings.TrimPrefix(k.Package, common), "/") + "." + name
+		}
+		names[i] = name
+	}
+	return common, names
+}
+
+// sharedPath returns the longest path of whole elements that both a and b
+// begin with.
+func sharedPath(a, b string) string {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return strings.Join(as[:n], "/")
+}

@@ -51,3 +51,36 @@ func TestStoppedAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestNames: the package path all keys share is said once and left out of
+// their names; keys of several packages keep what follows the path they
+// share, in whole elements.
+func TestNames(t *testing.T) {
+	k := func(pkg, name string) bench.Key { return bench.Key{Package: pkg, Name: name, Procs: 8} }
+	cases := []struct {
+		keys   []bench.Key
+		common string
+		names  []string
+	}{
+		{[]bench.Key{k("example.com/m/codec", "Decode"), k("example.com/m/codec", "Encode/n=10")},
+			"example.com/m/codec", []string{"Decode-8", "Encode/n=10-8"}},
+		{[]bench.Key{k("example.com/m/codec", "Decode"), k("example.com/m/cache", "Get")},
+			"example.com/m", []string{"codec.Decode-8", "cache.Get-8"}},
+		// "example.com/mx" shares "example.com", not "example.com/m".
+		{[]bench.Key{k("example.com/m/a", "A"), k("example.com/mx", "B")},
+			"example.com", []string{"m/a.A-8", "mx.B-8"}},
+		// A package that is the shared path keeps its own name.
+		{[]bench.Key{k("example.com/m", "A"), k("example.com/m/sub", "B")},
+			"example.com", []string{"m.A-8", "m/sub.B-8"}},
+		{[]bench.Key{k("", "A"), k("", "B")}, "", []string{"A-8", "B-8"}},
+		{[]bench.Key{k("", "A"), k("p", "B")}, "", []string{"A-8", "p.B-8"}},
+		{[]bench.Key{k("a/x", "A"), k("b/y", "B")}, "", []string{"a/x.A-8", "b/y.B-8"}},
+		{nil, "", []string{}},
+	}
+	for _, c := range cases {
+		common, names := Names(c.keys)
+		if common != c.common || !reflect.DeepEqual(names, c.names) {
+			t.Errorf("Names(%v) = %q, %q; want %q, %q", c.keys, common, names, c.common, c.names)
+		}
+	}
+}

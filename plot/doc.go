@@ -6,10 +6,10 @@
 //
 //	Forest   relative change per benchmark with its interval, sorted, the
 //	         ±threshold band shaded, verdicts by colour and marker shape
-//	Strip    every value per benchmark and version, forks in lanes and
-//	         marker shapes of their own, the interval of the centre
-//	Trace    iterations of all forks in run order, warm-up marked, the cut
-//	         where warm-up ended and where the stopping criterion fired
+//	Strip    every value per benchmark and version, the interval of the
+//	         centre; up to five forks in lanes and shapes of their own
+//	Trace    iterations of all forks in run order, every other fork
+//	         shaded, warm-up marked, where the stopping criterion fired
 //	Paired   old and new samples of an A/B session in time order, one axis
 //	Scaling  value against a size parameter on log-log axes, error bars,
 //	         the slope of the log-log fit per line ("≈ n^1.02 [0.98, 1.06]")
@@ -20,6 +20,20 @@
 // to draw (no rows, only NaN or infinite values) give a small figure that
 // says so, so that a report stays whole. Values that cannot be placed
 // (NaN, ±Inf, non-positive values on a log axis) are left out.
+//
+// # Drawn to be read
+//
+// A figure is 1200 pixels wide, a report's column, and its text is 13 to
+// 16 pixels: a report shows it at its own size, and a file opens at a
+// size that reads. Names are given short (Names leaves out the package
+// path that all share, for the title to state once). Value axes show the
+// bulk of the values: a value more than three interquartile ranges beyond
+// the quartiles (Tukey's "far out") is drawn at the axis's edge, pointing
+// out, with the count of such values, and an interval reaching past the
+// bulk is cut at the edge with a chevron, so that one slow iteration in a
+// hundred does not squeeze the rest into a line. Traces tell a hundred
+// forks apart by shading every other one, not by a line each. Legends
+// show only marks the figure draws.
 //
 // # Why a small SVG layer, and gonum/plot only for PNG
 //
@@ -39,7 +53,8 @@
 // neutral colours are CSS custom properties (--mb-fg, --mb-bg, --mb-grid,
 // --mb-band, --mb-muted) switched by prefers-color-scheme: dark. A page can
 // override them; the SVG never fetches anything and names only a generic
-// font family.
+// font family. A page of many figures holds StyleSheet once and writes
+// each figure with WriteInlineSVG, which leaves the <style> out.
 //
 // The PNG is the same list of primitives drawn on gonum.org/v1/plot's
 // vgimg canvas, in the light scheme, with its embedded Liberation Sans,
@@ -54,7 +69,7 @@
 // Series and verdicts use the palette of Okabe and Ito ("Color Universal
 // Design", 2002), distinct for the common colour vision deficiencies; its
 // mid-tone colours read on light and dark backgrounds alike. Colour never
-// carries meaning alone: verdicts differ in shape (slower ▶, faster ◀, no
-// change ●, inconclusive ◇ open), series and forks in marker shape, and
-// warm-up values are open markers.
+// carries meaning alone: verdicts differ in shape (slower or more ▶,
+// faster or less ◀, no change ●, inconclusive ◇ open), series and a few
+// forks in marker shape, and warm-up values are open markers.
 package plot

@@ -67,6 +67,19 @@ const (
 // seriesShapes are the shapes of successive series.
 var seriesShapes = []shape{circle, square, triUp, diamond, triDown}
 
+// figureWidth is the width of a figure, in pixels: about a report's
+// column (80rem, less its margins), so that a report shows figures at
+// their own size, the size their text was chosen for, and a figure saved
+// alone opens in a browser at a size that reads.
+const figureWidth = 1200
+
+// Where the title's baseline and the legend's first row go.
+const (
+	titleY  = 24
+	legendX = 10
+	legendY = 50
+)
+
 // newFigure starts a figure of the given kind and size with its background.
 func newFigure(kind, title, desc string, w, h float64) *Figure {
 	f := &Figure{kind: kind, title: title, desc: desc, w: w, h: h}
@@ -77,15 +90,15 @@ func newFigure(kind, title, desc string, w, h float64) *Figure {
 // empty returns a figure that says why there is nothing to draw: a valid,
 // titled picture rather than an error, so that a report stays whole.
 func empty(kind, title, msg string) *Figure {
-	f := newFigure(kind, title, msg, 480, 120)
+	f := newFigure(kind, title, msg, 600, 120)
 	f.heading()
-	f.text("msg", 240, 70, "middle", msg)
+	f.text("msg", 300, 74, "middle", msg)
 	return f
 }
 
 // heading draws the title at the top left.
 func (f *Figure) heading() {
-	f.text("tt", 8, 18, "start", truncate(f.title, 90))
+	f.text("tt", legendX, titleY, "start", truncate(f.title, 120))
 }
 
 func (f *Figure) line(class string, pts ...point) {
@@ -132,7 +145,14 @@ func (f *Figure) Height() float64 { return f.h }
 // <style> element defines the colours of the classes the figure uses, in
 // CSS custom properties that a page may override and that switch to a dark
 // scheme under prefers-color-scheme: dark.
-func (f *Figure) WriteSVG(w io.Writer) error {
+func (f *Figure) WriteSVG(w io.Writer) error { return f.writeSVG(w, true) }
+
+// WriteInlineSVG writes the figure as WriteSVG does but without its
+// <style>, for a page that holds many figures and includes StyleSheet
+// once.
+func (f *Figure) WriteInlineSVG(w io.Writer) error { return f.writeSVG(w, false) }
+
+func (f *Figure) writeSVG(w io.Writer, style bool) error {
 	b := bufio.NewWriter(w)
 	label := f.title
 	if f.desc != "" {
@@ -140,7 +160,10 @@ func (f *Figure) WriteSVG(w io.Writer) error {
 	}
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="mbench-plot mbench-%s" width="%s" height="%s" viewBox="0 0 %s %s" role="img" aria-label="%s">`,
 		f.kind, num(f.w), num(f.h), num(f.w), num(f.h), escape(label))
-	fmt.Fprintf(b, "\n<title>%s</title>\n<style>%s</style>\n", escape(f.title), css(f.classes()))
+	fmt.Fprintf(b, "\n<title>%s</title>\n", escape(f.title))
+	if style {
+		fmt.Fprintf(b, "<style>%s</style>\n", css(f.classes()))
+	}
 	for i := range f.els {
 		writeElement(b, &f.els[i])
 	}

@@ -24,9 +24,10 @@ type HistorySeries struct {
 // Sizes of history panels, in pixels: one series gets a wide panel,
 // several share a grid of small multiples.
 const (
-	historyW, historyH = 700, 280
-	smallW, smallH     = 250, 170
+	historyW, historyH = figureWidth - 16, 360
+	smallW, smallH     = historyW / smallCols, 240
 	smallCols          = 3
+	historyTop         = 66
 )
 
 // History draws each series in a panel of its own: the interval of every
@@ -42,17 +43,17 @@ func History(title, unit string, series []HistorySeries) *Figure {
 		pw, ph, cols = smallW, smallH, min(smallCols, len(series))
 	}
 	rows := (len(series) + cols - 1) / cols
-	f := newFigure("history", title, "", float64(cols*pw+16), float64(46+rows*ph))
+	f := newFigure("history", title, "", float64(cols*pw+16), float64(historyTop+rows*ph))
 	f.heading()
 	changes := 0
 	for i, s := range series {
-		x0, y0 := float64(8+(i%cols)*pw), float64(46+(i/cols)*ph)
-		changes += f.historyPanel(s, unit, frame{x0 + 56, y0 + 22, x0 + float64(pw) - 12, y0 + float64(ph) - 30})
+		x0, y0 := float64(8+(i%cols)*pw), float64(historyTop+(i/cols)*ph)
+		changes += f.historyPanel(s, unit, frame{x0 + 76, y0 + 26, x0 + float64(pw) - 16, y0 + float64(ph) - 36})
 	}
 	f.desc = fmt.Sprintf("%d series across runs, intervals as bands, %d change points as dashed lines", len(series), changes)
-	f.legend(8, 38, f.w-8, []legendEntry{
+	f.legend(legendX, legendY, f.w-8, []legendEntry{
 		{"centre", markerKey("c0", circle)},
-		{"interval", func(f *Figure, x, y float64) { f.rect("a0", x-5, y-5, x+5, y+5) }},
+		{"interval", func(f *Figure, x, y float64) { f.rect("a0", x-6, y-6, x+6, y+6) }},
 		{"change point", lineKey("chg")},
 	})
 	return f
@@ -61,7 +62,7 @@ func History(title, unit string, series []HistorySeries) *Figure {
 // historyPanel draws one series in fr and returns how many change points
 // it marked.
 func (f *Figure) historyPanel(s HistorySeries, unit string, fr frame) int {
-	f.text("t", fr.x0, fr.y0-6, "start", truncate(s.Name, int((fr.x1-fr.x0)/6)))
+	f.text("t", fr.x0, fr.y0-8, "start", truncate(s.Name, int((fr.x1-fr.x0)/8)))
 	var vals []float64
 	for _, p := range s.Points {
 		vals = append(vals, p.Y.Center, p.Y.Lo, p.Y.Hi)
@@ -74,10 +75,10 @@ func (f *Figure) historyPanel(s HistorySeries, unit string, fr frame) int {
 	}
 	n := len(s.Points)
 	xs := scale{lo: -0.5, hi: float64(n) - 0.5, a: fr.x0, b: fr.x1}
-	yticks = thin(yticks, int((fr.y1-fr.y0)/25))
+	yticks = thin(yticks, int((fr.y1-fr.y0)/30))
 	f.yAxis(fr, ys, yticks, formatter(unit, yticks, false), "")
 	// Label a few runs, evenly spread, the last one always.
-	maxLabels := max(1, int((fr.x1-fr.x0)/70))
+	maxLabels := max(1, int((fr.x1-fr.x0)/90))
 	step := int(math.Ceil(float64(n) / float64(maxLabels)))
 	var xticks []float64
 	for i := n - 1; i >= 0; i -= step {
@@ -106,9 +107,9 @@ func (f *Figure) historyPanel(s HistorySeries, unit string, fr frame) int {
 		lower = append(lower, point{x, ys.at(p.Y.Lo)})
 	}
 	flush()
-	r := 2.4
+	r := 3.0
 	if n > 100 {
-		r = 1.5
+		r = 2
 	}
 	var centres []point
 	for i, p := range s.Points {

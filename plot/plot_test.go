@@ -205,26 +205,69 @@ func TestStrip(t *testing.T) {
 		t.Errorf("%d interval lines, want 5 (2 per group and a legend key)", n)
 	}
 	texts := root.texts()
-	for _, want := range []string{"Sum (old)", "Sum (new)", "fork 3", "90ns", "sec/op"} {
+	// One benchmark: its rows are named by version alone.
+	for _, want := range []string{"old", "new", "fork 3", "90ns", "sec/op"} {
 		if !slices.Contains(texts, want) {
 			t.Errorf("no text %q in %q", want, texts)
+		}
+	}
+	if slices.Contains(texts, "Sum (old)") {
+		t.Errorf("rows of one benchmark repeat its name: %q", texts)
+	}
+	// Two benchmarks: rows name both.
+	two := stripGroups()
+	two[1].Name = "Join"
+	if texts := parse(t, Strip("two", "sec/op", two), "strip").texts(); !slices.Contains(texts, "Sum (old)") || !slices.Contains(texts, "Join (new)") {
+		t.Errorf("rows of two benchmarks: %q, want Sum (old) and Join (new)", texts)
+	}
+}
+
+// TestStripManyForks: beyond stripShapes forks, values share their row
+// in one shape, the legend says how many forks there were and lists no
+// fork by number, and a value ten times the rest is drawn at the edge with
+// its count instead of setting the axis.
+func TestStripManyForks(t *testing.T) {
+	var forks [][]float64
+	for k := range 100 {
+		forks = append(forks, []float64{100e-9 * (1 + 0.001*float64(k)), 101e-9})
+	}
+	forks[7][1] = 2e-6
+	root := parse(t, Strip("many", "sec/op", []StripGroup{{Name: "Sum", Forks: forks, Center: Interval{100e-9, 99e-9, 102e-9}}}), "strip")
+	if n := root.count("circle", "c0"); n != 199 {
+		t.Errorf("%d value markers, want 199 (one far out)", n)
+	}
+	texts := root.texts()
+	if slices.Contains(texts, "fork 6") || !slices.Contains(texts, "values of 100 forks, spread over the row") {
+		t.Errorf("legend %q: want one entry for the values of 100 forks", texts)
+	}
+	if root.count("path", "edge") != 2 || !slices.Contains(texts, "1") || !slices.Contains(texts, "1 far out, drawn at the edge") {
+		t.Errorf("the far-out value is not marked at the edge with its count: %q", texts)
+	}
+	for _, s := range texts {
+		if s == "2µs" || s == "1µs" {
+			t.Errorf("axis reaches the far-out value: tick %q", s)
 		}
 	}
 }
 
 func TestTrace(t *testing.T) {
 	root := parse(t, Trace("Trace", "sec/op", traceForks(), 3), "trace")
-	if n := root.markers("warm"); n != 4*3+1 {
-		t.Errorf("%d warm-up markers, want 13", n)
+	// The first warm-up iteration of each fork, half as slow again as
+	// the rest, is far out: it is drawn at the top edge.
+	if n, edge := root.markers("warm"), root.markers("edge"); n != 4*2+1 || edge != 4+1 {
+		t.Errorf("%d warm-up markers and %d at the edge, want 9 and 5", n, edge)
 	}
-	if n := root.markers("c0") + root.markers("c3"); n != 4*5+1 {
+	if n := root.markers("c0"); n != 4*5+1 {
 		t.Errorf("%d measurement markers, want 21", n)
 	}
 	if n := root.count("line", "cut"); n != 4+1 {
 		t.Errorf("%d warm-up cuts, want 5 (4 forks and the legend)", n)
 	}
-	if n := root.count("line", "sep"); n != 3 {
-		t.Errorf("%d fork separators, want 3", n)
+	if n := root.count("rect", "fork"); n != 2+1 {
+		t.Errorf("%d shaded forks, want 3 (forks 2 and 4, and the legend)", n)
+	}
+	if !slices.Contains(root.texts(), "4 above") {
+		t.Errorf("no count of the values above the axis in %q", root.texts())
 	}
 	if root.count("line", "stop") != 1 || root.markers("stop") != 2 {
 		t.Errorf("want one line and a marker (and a legend key) where the criterion fired")
@@ -237,11 +280,15 @@ func TestTrace(t *testing.T) {
 		switch {
 		case e.XMLName.Local == "line" && e.attr("class") == "stop":
 			stop = atof(t, e.attr("x1"))
-		case e.XMLName.Local == "circle" && (e.attr("class") == "warm" || e.attr("class") == "c0" || e.attr("class") == "c3"):
+		case e.XMLName.Local == "circle" && (e.attr("class") == "warm" || e.attr("class") == "c0"):
 			xs = append(xs, atof(t, e.attr("cx")))
+		case e.XMLName.Local == "path" && e.attr("class") == "edge":
+			var x float64
+			fmt.Sscanf(e.attr("d"), "M%g", &x)
+			xs = append(xs, x)
 		}
 	}
-	xs = xs[:len(xs)-2] // the legend keys
+	xs = xs[:len(xs)-3] // the legend keys
 	slices.Sort(xs)
 	if !(xs[23] < stop && stop < xs[24]) {
 		t.Errorf("criterion line at %v, want between %v and %v", stop, xs[23], xs[24])
@@ -307,7 +354,7 @@ func TestHistory(t *testing.T) {
 		}
 	}
 	// Four series: a grid of three columns and two rows.
-	if w, h := atof(t, root.attr("width")), atof(t, root.attr("height")); w != 3*smallW+16 || h != 46+2*smallH {
+	if w, h := atof(t, root.attr("width")), atof(t, root.attr("height")); w != 3*smallW+16 || h != historyTop+2*smallH {
 		t.Errorf("size %vx%v, want a 3x2 grid", w, h)
 	}
 	one := parse(t, History("History", "sec/op", historySeries(1)), "history")
@@ -467,8 +514,11 @@ func TestForestClip(t *testing.T) {
 		{"Wide", Interval{0.02, -0.9, math.Inf(1)}, "inconclusive"},
 	}
 	root := parse(t, Forest("clip", rows, 0.03), "forest")
-	if n := root.count("polyline", "clip"); n != 2 {
-		t.Errorf("%d chevrons, want 2 (both ends of Wide)", n)
+	if n := root.count("polyline", "clip"); n != 3 {
+		t.Errorf("%d chevrons, want 3 (both ends of Wide, and the legend)", n)
+	}
+	if !slices.Contains(root.texts(), "interval cut at ±30% (1)") {
+		t.Errorf("the legend does not name the chevron: %q", root.texts())
 	}
 	texts := root.texts()
 	if slices.Contains(texts, "-80%") || !slices.Contains(texts, "+20%") {

@@ -15,29 +15,32 @@ type ForestRow struct {
 	// Change is the relative change new/old - 1: -0.05 is 5% less
 	// (faster, for time).
 	Change Interval
-	// Verdict is "slower", "faster", "no change" or "inconclusive";
-	// "worse" and "better" are drawn as slower and faster, and other
-	// words as inconclusive, each with its own word in the legend.
+	// Verdict is the verdict's word, which the legend shows: "slower"
+	// or "more" (a larger value), "faster" or "less" (a smaller one),
+	// "no change", or "inconclusive"; other words are drawn as
+	// inconclusive.
 	Verdict string
 }
 
 // Row layout of forest and strip plots, in pixels.
 const (
-	rowsWidth  = 720 // figure width, unless the names need more
-	rowsPlotW  = 360 // narrowest plotting area
-	rowsTop    = 50  // below the title and the legend
-	rowsBottom = 40  // tick labels and the axis label
+	rowsPlotW  = 480 // narrowest plotting area
+	rowsTop    = 62  // below the title and the legend
+	rowsBottom = 50  // tick labels and the axis label
 	maxName    = 60  // runes of a benchmark name shown; longer ones are cut
+	forestRowH = 24
 )
 
-// verdictStyle returns the class and marker shape of a verdict. Shapes
-// point the way the change goes: right for slower (larger), left for
-// faster.
+// verdictStyle returns the class and marker shape of a verdict. Colour
+// and shape both say the way the change goes: a larger value (slower,
+// more) is vermillion and points right, a smaller one (faster, less) is
+// blue and points left. For the metrics mbench compares, lower is better,
+// so vermillion is a regression.
 func verdictStyle(v string) (string, shape) {
 	switch v {
-	case "slower", "worse":
+	case "slower", "more":
 		return "slower", triRight
-	case "faster", "better":
+	case "faster", "less":
 		return "faster", triLeft
 	case "no change":
 		return "nochange", circle
@@ -100,7 +103,7 @@ func Forest(title string, rows []ForestRow, threshold float64) *Figure {
 	for i, r := range rows {
 		names[i] = truncate(r.Name, maxName)
 	}
-	f, fr := rowsFigure("forest", title, names, 16)
+	f, fr := rowsFigure("forest", title, names, forestRowH)
 	f.desc = fmt.Sprintf("relative change of %d benchmarks with confidence intervals, sorted, the band of ±%s shaded; %s",
 		len(rows), fmt.Sprintf("%.3g%%", threshold*100), countsText(rows, counts))
 	if cut > 0 {
@@ -110,13 +113,18 @@ func Forest(title string, rows []ForestRow, threshold float64) *Figure {
 	if threshold > 0 {
 		f.rect("band", s.at(-threshold), fr.y0, s.at(threshold), fr.y1)
 		keys = append([]legendEntry{{fmt.Sprintf("±%.3g%% threshold", threshold*100), func(f *Figure, x, y float64) {
-			f.rect("band", x-5, y-5, x+5, y+5)
+			f.rect("band", x-6, y-6, x+6, y+6)
 		}}}, keys...)
+	}
+	if cut > 0 {
+		keys = append(keys, legendEntry{fmt.Sprintf("interval cut at ±%.3g%% (%d)", lim*100, cut), func(f *Figure, x, y float64) {
+			f.line("clip", point{x - 3, y - 5}, point{x + 3, y}, point{x - 3, y + 5})
+		}})
 	}
 	f.xAxis(fr, s, ticks, percent(ticks), "change (new/old − 1)")
 	f.line("zero", point{s.at(0), fr.y0}, point{s.at(0), fr.y1})
 	for i, r := range rows {
-		y := fr.y0 + (float64(i)+0.5)*16
+		y := fr.y0 + (float64(i)+0.5)*forestRowH
 		class, sh := verdictStyle(r.Verdict)
 		c := r.Change
 		if !math.IsNaN(c.Lo) && !math.IsNaN(c.Hi) {
@@ -124,20 +132,20 @@ func Forest(title string, rows []ForestRow, threshold float64) *Figure {
 		}
 		if c.Lo < -lim {
 			x := s.at(-lim)
-			f.line("clip", point{x + 4, y - 4}, point{x, y}, point{x + 4, y + 4})
+			f.line("clip", point{x + 5, y - 5}, point{x, y}, point{x + 5, y + 5})
 		}
 		if c.Hi > lim {
 			x := s.at(lim)
-			f.line("clip", point{x - 4, y - 4}, point{x, y}, point{x - 4, y + 4})
+			f.line("clip", point{x - 5, y - 5}, point{x, y}, point{x - 5, y + 5})
 		}
 		if finite(c.Center) {
-			f.marker(class, sh, s.at(c.Center), y, 4)
+			f.marker(class, sh, s.at(c.Center), y, 5)
 		} else {
-			f.text("ts", s.at(0)+4, y+3.5, "start", "no estimate")
+			f.text("ts", s.at(0)+5, y+4.5, "start", "no estimate")
 		}
 	}
 	f.box(fr)
-	f.legend(8, 38, f.w-8, keys)
+	f.legend(legendX, legendY, f.w-8, keys)
 	return f
 }
 
@@ -170,14 +178,14 @@ func boolInt(b bool) int {
 func rowsFigure(kind, title string, names []string, rowH float64) (*Figure, frame) {
 	left := 60.0
 	for _, n := range names {
-		left = max(left, textWidth("ts", n)+14)
+		left = max(left, textWidth("t", n)+24)
 	}
-	w := max(rowsWidth, left+rowsPlotW+20)
-	fr := frame{x0: left, y0: rowsTop, x1: w - 20, y1: rowsTop + rowH*float64(len(names))}
+	w := max(figureWidth, left+rowsPlotW+24)
+	fr := frame{x0: left, y0: rowsTop, x1: w - 24, y1: rowsTop + rowH*float64(len(names))}
 	f := newFigure(kind, title, "", w, fr.y1+rowsBottom)
 	f.heading()
 	for i, n := range names {
-		f.text("ts", left-6, fr.y0+(float64(i)+0.5)*rowH+3.5, "end", n)
+		f.text("t", left-10, fr.y0+(float64(i)+0.5)*rowH+5, "end", n)
 	}
 	return f, fr
 }
@@ -190,74 +198,119 @@ type StripGroup struct {
 	Center        Interval
 }
 
-// Strip draws every value of each group in a row of its own: each fork
-// in a lane of its own with a marker shape of its own, each version in a
-// colour of its own, and the interval of the centre as a bar with a tick
-// at the estimate. Values spanning more than a factor of 30 are drawn on
-// a log axis.
+// stripShapes is the most forks a strip plot tells apart by lane and
+// marker shape. Beyond it, five shapes would repeat and lanes would be a
+// pixel high: the values of all forks form one cloud.
+const stripShapes = 5
+
+// Strip draws every value of each group in a row of its own, each version
+// in a colour of its own, and the interval of the centre as a bar with a
+// tick at the estimate. Up to five forks each get a lane and a marker
+// shape; more forks share the row, spread across it. The value axis shows
+// the bulk of the values: those far out (see bulk) are drawn at its edge
+// with their count. Groups that all have one name are labelled by
+// version alone, the name being the title's.
 func Strip(title, unit string, groups []StripGroup) *Figure {
-	var vals []float64
-	nf, nv := 0, 0
+	var vals, keep []float64
+	nf := 0
 	versions := map[string]int{}
 	var versionKeys []legendEntry
-	named := false
+	named, oneName := false, true
 	for _, g := range groups {
 		nf = max(nf, len(g.Forks))
 		for _, fk := range g.Forks {
 			vals = append(vals, fk...)
 		}
+		keep = append(keep, g.Center.Center)
 		if _, ok := versions[g.Version]; !ok {
 			versions[g.Version] = len(versions)
 			versionKeys = append(versionKeys, legendEntry{g.Version, markerKey(series("c", len(versions)-1), circle)})
 		}
 		named = named || g.Version != ""
+		oneName = oneName && g.Name == groups[0].Name
 	}
-	nv = len(versions)
-	lo, hi, ok := bounds(vals, false)
-	if !ok {
+	if _, _, ok := bounds(vals, false); !ok {
 		return empty("strip", title, "no finite values to draw")
 	}
 	names := make([]string, len(groups))
 	for i, g := range groups {
-		names[i] = truncate(g.Name, maxName)
-		if named {
+		switch {
+		case oneName && named:
+			names[i] = g.Version
+		case named:
 			names[i] = truncate(g.Name, maxName-len(g.Version)-3) + " (" + g.Version + ")"
+		default:
+			names[i] = truncate(g.Name, maxName)
 		}
-		vals = append(vals, g.Center.Center, g.Center.Lo, g.Center.Hi)
 	}
-	rowH := math.Min(44, math.Max(18, 6+5*float64(nf)))
+	lanes := nf <= stripShapes
+	rowH := 64.0
+	if lanes {
+		rowH = math.Max(32, math.Min(64, 10+10*float64(nf)))
+	}
 	f, fr := rowsFigure("strip", title, names, rowH)
-	f.desc = fmt.Sprintf("values of %d benchmarks in %d versions, each fork in its own lane and marker, with the interval of the centre", len(groups), nv)
-	s, ticks, _ := linear(vals, fr.x0, fr.x1)
-	if lo > 0 && hi/lo > 30 {
-		s, ticks, _ = logarithmic(vals, fr.x0, fr.x1)
-	}
-	f.xAxis(fr, s, ticks, formatter(unit, ticks, s.log), unit)
+	ax, _ := valueAxisOf(vals, keep, fr.x0, fr.x1)
+	f.desc = fmt.Sprintf("values of %d benchmarks in %d versions from up to %d forks, with the interval of the centre", len(groups), len(versions), nf)
+	f.xAxis(fr, ax.scale, ax.ticks, formatter(unit, ax.ticks, ax.log), unit)
+	beyond, cut := 0, 0
 	for i, g := range groups {
 		top := fr.y0 + float64(i)*rowH
 		if i > 0 {
 			f.line("grid", point{fr.x0, top}, point{fr.x1, top})
 		}
-		lane := (rowH - 6) / float64(max(len(g.Forks), 1))
 		class := series("c", versions[g.Version])
+		edge := [2]int{} // values drawn at the left and right edge
+		n := 0
+		for _, fk := range g.Forks {
+			n += len(fk)
+		}
+		j := 0
 		for k, fk := range g.Forks {
-			y := top + 3 + (float64(k)+0.5)*lane
-			for j, v := range fk {
-				if finite(v) && (!s.log || v > 0) {
-					// A fixed, evenly spread jitter (the golden ratio
-					// sequence) keeps equal values apart and the
-					// picture reproducible.
-					jit := (math.Mod(float64(j)*0.6180339887, 1) - 0.5) * lane * 0.6
-					f.marker(class, seriesShapes[k%len(seriesShapes)], s.at(v), y+jit, 2.6)
+			for _, v := range fk {
+				j++
+				if !drawable(ax.scale, v) {
+					continue
+				}
+				x, side := ax.place(v)
+				if side != 0 {
+					edge[(side+1)/2]++
+					continue
+				}
+				jit := jitter(j)
+				if lanes {
+					lane := (rowH - 8) / float64(max(len(g.Forks), 1))
+					f.marker(class, seriesShapes[k], x, top+4+(float64(k)+0.5+0.6*jit)*lane, 3)
+				} else {
+					f.marker(class, circle, x, top+rowH/2+jit*(rowH-12), 2.5)
 				}
 			}
 		}
-		c, y := g.Center, top+rowH/2
-		if finite(c.Lo, c.Hi) && (!s.log || c.Lo > 0) {
-			f.line("ci", point{s.at(c.Lo), y}, point{s.at(c.Hi), y})
+		y := top + rowH/2
+		for side, count := range edge {
+			if count == 0 {
+				continue
+			}
+			beyond += count
+			f.edgeMark([]float64{fr.x0, fr.x1}[side], y, []shape{triLeft, triRight}[side], count)
 		}
-		if finite(c.Center) && (!s.log || c.Center > 0) {
-			f.line("ci", point{s.at(c.Center), y - rowH/2 + 2}, point{s.at(c.Center), y + rowH/2 - 2})
+		c := g.Center
+		if finite(c.Lo, c.Hi) && drawable(ax.scale, c.Lo) {
+			// An interval reaching past the values' bulk is cut at the
+			// edge with a chevron, as in a forest plot.
+			lo, sideLo := ax.place(c.Lo)
+			hi, sideHi := ax.place(c.Hi)
+			f.line("ci", point{lo, y}, point{hi, y})
+			if sideLo < 0 {
+				f.line("clip", point{lo + 5, y - 5}, point{lo, y}, point{lo + 5, y + 5})
+				cut++
+			}
+			if sideHi > 0 {
+				f.line("clip", point{hi - 5, y - 5}, point{hi, y}, point{hi - 5, y + 5})
+				cut++
+			}
+		}
+		if drawable(ax.scale, c.Center) {
+			f.line("ci", point{ax.at(c.Center), top + 3}, point{ax.at(c.Center), top + rowH - 3})
 		}
 	}
 	f.box(fr)
@@ -265,12 +318,62 @@ func Strip(title, unit string, groups []StripGroup) *Figure {
 	if named {
 		keys = versionKeys
 	}
-	for k := range min(nf, len(seriesShapes)) {
-		keys = append(keys, legendEntry{fmt.Sprintf("fork %d", k+1), markerKey("ci", seriesShapes[k])})
+	if lanes && nf > 1 {
+		for k := range nf {
+			keys = append(keys, legendEntry{fmt.Sprintf("fork %d", k+1), markerKey("muted", seriesShapes[k])})
+		}
+	} else if nf > 1 {
+		keys = append(keys, legendEntry{fmt.Sprintf("values of %d forks, spread over the row", nf), markerKey("muted", circle)})
 	}
 	keys = append(keys, legendEntry{"interval of the centre", func(f *Figure, x, y float64) {
-		f.line("ci", point{x - 6, y}, point{x + 6, y})
+		f.line("ci", point{x - 7, y}, point{x + 7, y})
 	}})
-	f.legend(8, 38, f.w-8, keys)
+	if cut > 0 {
+		keys = append(keys, legendEntry{"interval cut at the edge", func(f *Figure, x, y float64) {
+			f.line("clip", point{x - 3, y - 5}, point{x + 3, y}, point{x - 3, y + 5})
+		}})
+	}
+	if beyond > 0 {
+		keys = append(keys, edgeKey(beyond, triRight))
+		f.desc += fmt.Sprintf("; %d values far beyond the rest drawn at the edge", beyond)
+	}
+	f.legend(legendX, legendY, f.w-8, keys)
 	return f
+}
+
+// jitter returns the offset, in [-0.5, 0.5), of the j-th value across its
+// row: the output function of SplitMix64 (Steele, Lea & Flood, "Fast
+// splittable pseudorandom number generators", 2014) applied to j, which
+// looks random and is unrelated to the order of the values, so that equal
+// values stand apart, values measured in a pattern draw no pattern of
+// their own, and the picture is the same every time.
+func jitter(j int) float64 {
+	z := uint64(j) + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float64(z>>11)/(1<<53) - 0.5
+}
+
+// edgeMark draws, at x, y on the edge of a frame, a marker pointing out of
+// it with the count of values that lie beyond, for values too far out for
+// the axis.
+func (f *Figure) edgeMark(x, y float64, s shape, count int) {
+	f.marker("edge", s, x, y, 5)
+	switch s {
+	case triLeft:
+		f.text("ts", x+8, y-7, "start", fmt.Sprintf("%d", count))
+	case triRight:
+		f.text("ts", x-8, y-7, "end", fmt.Sprintf("%d", count))
+	case triUp:
+		f.text("ts", x+8, y+12, "start", fmt.Sprintf("%d", count))
+	default:
+		f.text("ts", x+8, y-3, "start", fmt.Sprintf("%d", count))
+	}
+}
+
+// edgeKey is the legend entry of the n values drawn at the edge, with
+// markers of shape s.
+func edgeKey(n int, s shape) legendEntry {
+	return legendEntry{fmt.Sprintf("%d far out, drawn at the edge", n), markerKey("edge", s)}
 }

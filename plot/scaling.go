@@ -46,11 +46,12 @@ func Scaling(title, xName, unit string, lines []ScalingLine) *Figure {
 	if len(xv) == 0 {
 		return empty("scaling", title, "no positive values to draw on log-log axes")
 	}
-	const plotH = 300
-	h := panelTop + plotH + 45 + 16*float64(len(lines))
-	f := newFigure("scaling", title, "", 640, h)
+	const plotH = 400
+	top := titleY + 24.0
+	h := top + plotH + panelBottom + 22*float64(len(lines))
+	f := newFigure("scaling", title, "", figureWidth, h)
 	f.heading()
-	fr := frame{x0: panelLeft, y0: panelTop - 20, x1: 620, y1: panelTop - 20 + plotH}
+	fr := frame{x0: panelLeft, y0: top, x1: figureWidth - panelRight, y1: top + plotH}
 	f.desc = fmt.Sprintf("%d lines of %s against %s on log-log axes with error bars; the legend gives each slope of the log-log fit", len(lines), unit, xName)
 	if dropped > 0 {
 		f.desc += fmt.Sprintf("; %d points that are not positive left out", dropped)
@@ -78,23 +79,23 @@ func Scaling(title, xName, unit string, lines []ScalingLine) *Figure {
 				}
 				hi := max(fr.y0, ys.at(p.Y.Hi))
 				f.line(class, point{x, lo}, point{x, hi})
-				f.line(class, point{x - 3, lo}, point{x + 3, lo})
-				f.line(class, point{x - 3, hi}, point{x + 3, hi})
+				f.line(class, point{x - 4, lo}, point{x + 4, lo})
+				f.line(class, point{x - 4, hi}, point{x + 4, hi})
 			}
 		}
 		if len(path) > 1 {
 			f.line(series("l", i), path...)
 		}
 		for _, p := range path {
-			f.marker(class, sh, p.x, p.y, 3.2)
+			f.marker(class, sh, p.x, p.y, 4)
 		}
 		keys = append(keys, legendEntry{truncate(l.Name, maxName) + slopeText(xName, l.Slope), markerKey(class, sh)})
 	}
 	f.box(fr)
-	y := fr.y1 + 45
+	y := fr.y1 + panelBottom
 	for _, k := range keys {
 		f.legend(fr.x0, y, f.w, []legendEntry{k})
-		y += 16
+		y += 22
 	}
 	return f
 }

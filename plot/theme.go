@@ -55,16 +55,24 @@ var theme = map[string]paint{
 	"ci":    {stroke: "--mb-fg", width: 2},
 	"clip":  {stroke: "--mb-fg", width: 1.5},
 	"warm":  {stroke: "--mb-muted", fill: "--mb-bg", width: 1},
+	"muted": {stroke: "--mb-muted", fill: "--mb-muted", width: 1},
+	"edge":  {stroke: "--mb-fg", fill: "--mb-fg", width: 1},
+	"fork":  {fill: "--mb-band"},
 	// Verdicts: slower vermillion, faster blue, no change bluish green,
 	// inconclusive an open muted diamond.
 	"slower":       {stroke: palette[1], fill: palette[1], width: 1.5},
 	"faster":       {stroke: palette[0], fill: palette[0], width: 1.5},
 	"nochange":     {stroke: palette[2], fill: palette[2], width: 1.5},
 	"inconclusive": {stroke: "--mb-muted", fill: "--mb-bg", width: 1.5},
-	"tt":           {fill: "--mb-fg", font: 13, bold: true},
-	"t":            {fill: "--mb-fg", font: 11},
-	"ts":           {fill: "--mb-fg", font: 10},
-	"msg":          {fill: "--mb-muted", font: 12},
+	// Text: the title, labels (axis names, row names, legend) and tick
+	// labels. A figure is drawn as wide as a report's column (figureWidth)
+	// and shown at about its own size, so these are the sizes a reader
+	// sees; none is under 13 px, so that a figure shrunk to nine tenths
+	// still reads at 12 px or more.
+	"tt":  {fill: "--mb-fg", font: 16, bold: true},
+	"t":   {fill: "--mb-fg", font: 14},
+	"ts":  {fill: "--mb-fg", font: 13},
+	"msg": {fill: "--mb-muted", font: 14},
 }
 
 // themeOrder lists the classes in the order their rules are written.
@@ -93,6 +101,11 @@ func series(prefix string, i int) string {
 // fontFamily is generic, so that nothing is fetched: Liberation Sans, whose
 // metrics lay the text out, is metric-compatible with Arial and Helvetica.
 const fontFamily = `"Liberation Sans",Arial,Helvetica,sans-serif`
+
+// StyleSheet returns the style sheet of every figure: the rules of all
+// classes, scoped to the root class "mbench-plot". A page of many figures
+// includes it once and writes each figure with WriteInlineSVG.
+func StyleSheet() string { return css(themeOrder) }
 
 // css returns the style sheet for the given classes, scoped to the
 // figure's root class so that it cannot restyle the rest of a page.

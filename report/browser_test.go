@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mbench/mbench/bench"
@@ -44,7 +45,7 @@ func TestInBrowser(t *testing.T) {
 		sections []string
 	}{
 		{"history", history, []string{"comparison", "scaling", "distributions", "traces", "history", "platform"}},
-		{"session", []*bench.Run{session}, []string{"comparison", "paired", "distributions"}},
+		{"session", []*bench.Run{session}, []string{"comparison", "paired", "distributions", "traces"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := Build(c.runs, testOpts)
@@ -59,9 +60,25 @@ func TestInBrowser(t *testing.T) {
 			if err := os.WriteFile(file, b.Bytes(), 0o666); err != nil {
 				t.Fatal(err)
 			}
-			page := browser.OpenForTest(t, file)
+			var nav []struct {
+				ID    string
+				Found bool
+			}
+			page := browser.OpenWithForTest(t, file, func(tab *browser.Tab) error { return tab.Eval(navScript, &nav) })
 			for _, problem := range page.Check(c.sections...) {
 				t.Error(problem)
+			}
+			// Every section is in the navigation, and every link of it
+			// leads to one.
+			var linked []string
+			for _, n := range nav {
+				linked = append(linked, n.ID)
+				if !n.Found {
+					t.Errorf("navigation link #%s leads to no section or heading", n.ID)
+				}
+			}
+			if !slices.Equal(linked, c.sections) {
+				t.Errorf("navigation links to %q, want %q", linked, c.sections)
 			}
 			for _, id := range c.sections {
 				// The platform is a table; the paired samples are

@@ -6,9 +6,9 @@ import (
 	"github.com/mbench/mbench/plot"
 )
 
-// A figure is a drawn figure: WriteSVG writes it as a standalone <svg>
-// element, usable inline in HTML.
-type figure interface{ WriteSVG(io.Writer) error }
+// A figure is a drawn figure: WriteInlineSVG writes it as an <svg>
+// element for a page that holds plot.StyleSheet.
+type figure interface{ WriteInlineSVG(io.Writer) error }
 
 // The data of the figures, as package plot takes them.
 type (

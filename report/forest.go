@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
@@ -17,11 +16,19 @@ func ComparisonFigure(old, new *bench.Run, opts compare.Options) (*plot.Figure, 
 	if err != nil {
 		return nil, nil, err
 	}
+	keys := make([]bench.Key, len(res.Rows))
+	for i, r := range res.Rows {
+		keys[i] = r.Key
+	}
+	common, names := plot.Names(keys)
 	rows := make([]plot.ForestRow, len(res.Rows))
 	for i, r := range res.Rows {
-		rows[i] = plot.ForestRow{Name: strings.TrimPrefix(r.Key.FullName(), "Benchmark"), Verdict: r.Verdict.Word(res.Metric),
+		rows[i] = plot.ForestRow{Name: names[i], Verdict: res.Word(r.Verdict),
 			Change: plot.Interval{Center: r.Ratio.Center - 1, Lo: r.Ratio.Lo - 1, Hi: r.Ratio.Hi - 1}}
 	}
 	title := fmt.Sprintf("%s: %s vs %s", res.Metric, res.OldLabel, res.NewLabel)
+	if common != "" {
+		title += ", " + common
+	}
 	return plot.Forest(title, rows, res.Threshold), res.Warnings, nil
 }

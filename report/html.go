@@ -39,7 +39,14 @@ const maxTraces = 40
 
 // A page is the report as the template shows it.
 type page struct {
-	Title         string
+	Title string
+	// Package is the package path every benchmark shares, which the
+	// page states once and leaves out of their names; Packages is set
+	// when they are packages under it rather than it alone.
+	Package  string
+	Packages bool
+	// Style is the style sheet of the figures, once for all of them.
+	Style         template.CSS
 	Nav           []section
 	Warnings      []string
 	Comparisons   []pageComparison
@@ -95,7 +102,10 @@ func (r *Report) writeHTML(w io.Writer) error {
 }
 
 func (r *Report) page() (*page, error) {
-	p := &page{Title: r.Title, Warnings: r.Warnings(), Platform: r.Platform, HistoryRuns: r.HistoryRuns}
+	p := &page{Title: r.Title, Warnings: r.Warnings(), Platform: r.Platform, HistoryRuns: r.HistoryRuns,
+		Style: template.CSS(plot.StyleSheet())}
+	common, several, name := r.names()
+	p.Package, p.Packages = common, several
 	var err error
 	draw := func(f figure) template.HTML {
 		if err != nil {
@@ -106,10 +116,10 @@ func (r *Report) page() (*page, error) {
 		return s
 	}
 	for _, c := range r.Comparisons {
-		p.Comparisons = append(p.Comparisons, comparisonOf(c, draw))
+		p.Comparisons = append(p.Comparisons, comparisonOf(c, common, name, draw))
 	}
 	for _, pr := range r.Paired {
-		title := pr.Key.String()
+		title := name(pr.Key)
 		p.Paired = append(p.Paired, pageFigure{Title: title, SVG: draw(paired(title, r.Unit, pr.Points)),
 			Caption: fmt.Sprintf("%d paired %ss in time order: interference moves both versions together", len(pr.Points), pr.Kind)})
 	}
@@ -128,7 +138,7 @@ func (r *Report) page() (*page, error) {
 	}
 	budget := min(max(pointBudget/max(figures, 1), minFigurePoints), maxFigurePoints)
 	for bi, b := range r.Benchmarks {
-		name := b.Key.String()
+		short := name(b.Key)
 		if len(b.Groups) > 0 {
 			var groups []stripGroup
 			var caption []string
@@ -136,23 +146,23 @@ func (r *Report) page() (*page, error) {
 			for _, g := range b.Groups {
 				forks, k := thin(g.Forks, budget)
 				thinned = thinned || k > 1
-				groups = append(groups, stripGroup{Name: name, Version: g.Side, Forks: forks,
+				groups = append(groups, stripGroup{Name: short, Version: g.Side, Forks: forks,
 					Center: toInterval(g.Center.Center, g.Center.Lo, g.Center.Hi)})
 				caption = append(caption, fmt.Sprintf("%s: mean %s, 99%% CI %s, %d values from %d forks",
 					g.Side, r.scale(g.Center.Center), r.scaledInterval(g.Center.Lo, g.Center.Hi), g.N, len(g.Forks)))
 			}
 			if thinned {
-				caption = append(caption, "a share of the values drawn, evenly spaced")
+				caption = append(caption, "a share of the values drawn, evenly spaced, and each fork's smallest and largest")
 			}
-			p.Distributions = append(p.Distributions, pageFigure{Title: name, SVG: draw(strip(name, r.Unit, groups)),
+			p.Distributions = append(p.Distributions, pageFigure{Title: short, SVG: draw(strip(short, r.Unit, groups)),
 				Caption: strings.Join(caption, "; ")})
 		}
 		if !drawn[bi] && len(b.Traces) > 0 {
-			p.TracesLeftOut = append(p.TracesLeftOut, name)
+			p.TracesLeftOut = append(p.TracesLeftOut, short)
 			continue
 		}
 		for _, t := range b.Traces {
-			title := name
+			title := short
 			if len(r.Sides) > 1 {
 				title += " (" + t.Side + ")"
 			}
@@ -162,7 +172,7 @@ func (r *Report) page() (*page, error) {
 				caption += "; stopped: " + t.Stop
 			}
 			if k > 1 {
-				caption += fmt.Sprintf("; every %d. value drawn", k)
+				caption += fmt.Sprintf("; every %d. value drawn, and each fork's smallest and largest", k)
 			}
 			p.Traces = append(p.Traces, pageFigure{Title: title, SVG: draw(trace(title, r.Unit, forks, t.StopAfter)), Caption: caption})
 		}
@@ -170,7 +180,7 @@ func (r *Report) page() (*page, error) {
 	if len(r.History) > 0 {
 		for _, s := range r.History {
 			for _, c := range s.Changes {
-				p.Changes = append(p.Changes, pageChange{Name: seriesName(s), Label: c.Label, Change: pctChange(c.Ratio - 1),
+				p.Changes = append(p.Changes, pageChange{Name: name(seriesKey(s)), Label: c.Label, Change: pctChange(c.Ratio - 1),
 					Interval: "[" + pctChange(c.Lo-1) + ", " + pctChange(c.Hi-1) + "]", P: fmt.Sprintf("%.3g", c.P)})
 			}
 		}
@@ -183,6 +193,7 @@ func (r *Report) page() (*page, error) {
 		ok       bool
 	}{
 		{"comparison", "Comparison", len(p.Comparisons) > 0},
+		{"paired", "Paired samples", len(p.Paired) > 0},
 		{"scaling", "Scaling", len(p.Scaling) > 0},
 		{"distributions", "Distributions", len(p.Distributions) > 0},
 		{"traces", "Traces", len(p.Traces) > 0},
@@ -212,11 +223,17 @@ func (r *Report) scalingFigure(f *Family) (title string, fig figure, hints []str
 	return title, scalingPlot(title, f.Param, r.Unit, lines), hints
 }
 
-// historyFigure draws series, one panel each, with their change points.
+// historyFigure draws series, one panel each, with their change points,
+// named without the package path they share, which the title states.
 func (r *Report) historyFigure(series []*series) (title string, fig figure) {
-	var hs []historySeries
+	var keys []bench.Key
 	for _, s := range series {
-		h := historySeries{Name: seriesName(s)}
+		keys = append(keys, seriesKey(s))
+	}
+	common, names := plot.Names(keys)
+	var hs []historySeries
+	for i, s := range series {
+		h := historySeries{Name: names[i]}
 		for _, pt := range s.Points {
 			h.Points = append(h.Points, historyPoint{Label: pt.Label, Y: toInterval(pt.Center, pt.Lo, pt.Hi)})
 		}
@@ -226,6 +243,9 @@ func (r *Report) historyFigure(series []*series) (title string, fig figure) {
 		hs = append(hs, h)
 	}
 	title = fmt.Sprintf("%s across %d runs", r.Unit, r.HistoryRuns)
+	if common != "" {
+		title += ", " + common
+	}
 	return title, historyPlot(title, r.Unit, hs)
 }
 
@@ -261,17 +281,18 @@ func (r *Report) Figure(kind string, match func(name string) bool) (*plot.Figure
 	return fig.(*plot.Figure), nil
 }
 
-func comparisonOf(c *compare.Result, draw func(figure) template.HTML) pageComparison {
+func comparisonOf(c *compare.Result, common string, name func(bench.Key) string, draw func(figure) template.HTML) pageComparison {
 	pc := pageComparison{Result: c, Header: fmt.Sprintf("%s, %s of %s vs %s at %.0f%% confidence, threshold ±%.0f%%",
 		c.Metric, c.Stat, c.OldLabel, c.NewLabel, 100*c.Level, 100*c.Threshold)}
 	var rows []forestRow
 	for i := range c.Rows {
 		row := &c.Rows[i]
-		pr := pageRow{Name: row.Key.String(), Old: scaleUnit(row.Old.Center, c.Metric), New: scaleUnit(row.New.Center, c.Metric),
-			Change: pctChange(row.Change()), Interval: "-", Verdict: row.Verdict.Word(c.Metric), Class: verdictWord(row.Verdict)}
+		word := c.Word(row.Verdict)
+		pr := pageRow{Name: name(row.Key), Old: scaleUnit(row.Old.Center, c.Metric), New: scaleUnit(row.New.Center, c.Metric),
+			Change: pctChange(row.Change()), Interval: "-", Verdict: word, Class: verdictClass(word)}
 		if !math.IsNaN(row.Ratio.Lo) {
 			pr.Interval = "[" + pctChange(row.Ratio.Lo-1) + ", " + pctChange(row.Ratio.Hi-1) + "]"
-			rows = append(rows, forestRow{Name: pr.Name, Verdict: pr.Class,
+			rows = append(rows, forestRow{Name: pr.Name, Verdict: word,
 				Change: toInterval(row.Ratio.Center-1, row.Ratio.Lo-1, row.Ratio.Hi-1)})
 		}
 		if row.Note != "" {
@@ -287,14 +308,18 @@ func comparisonOf(c *compare.Result, draw func(figure) template.HTML) pageCompar
 		if len(ks) > 0 {
 			o := only{Label: []string{c.OldLabel, c.NewLabel}[i]}
 			for _, k := range ks {
-				o.Names = append(o.Names, k.String())
+				o.Names = append(o.Names, name(k))
 			}
 			pc.Only = append(pc.Only, o)
 		}
 	}
 	if len(rows) > 0 {
 		slices.SortStableFunc(rows, func(a, b forestRow) int { return cmpFloat(a.Change.Center, b.Change.Center) })
-		pc.Figure = draw(forest("change in "+c.Metric, rows, c.Threshold))
+		title := "change in " + c.Metric
+		if common != "" {
+			title += ", " + common
+		}
+		pc.Figure = draw(forest(title, rows, c.Threshold))
 	}
 	return pc
 }
@@ -311,37 +336,106 @@ func cmpFloat(a, b float64) int {
 
 func scaleUnit(v float64, unit string) string { return (&Report{Unit: unit}).scale(v) }
 
-// verdictWord is the verdict as the figures colour it.
-func verdictWord(v compare.Verdict) string {
-	switch v {
-	case compare.Better:
-		return "faster"
-	case compare.Worse:
+// verdictClass is the class of a verdict's word in the page's tables,
+// coloured as the forest plot colours it: a larger value (slower, more)
+// as a regression, a smaller one (faster, less) as an improvement.
+func verdictClass(word string) string {
+	switch word {
+	case "slower", "more":
 		return "slower"
-	case compare.NoChange:
-		return "no change"
+	case "faster", "less":
+		return "faster"
 	}
-	return "inconclusive"
+	return ""
+}
+
+// names returns the package path that every benchmark of the report
+// shares, whether the benchmarks are of several packages under it, and a
+// function that names a benchmark without it (plot.Names).
+func (r *Report) names() (common string, several bool, name func(bench.Key) string) {
+	var keys []bench.Key
+	seen := make(map[bench.Key]bool)
+	add := func(k bench.Key) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for _, b := range r.Benchmarks {
+		add(b.Key)
+	}
+	for _, c := range r.Comparisons {
+		for _, row := range c.Rows {
+			add(row.Key)
+		}
+		for _, k := range slices.Concat(c.OnlyOld, c.OnlyNew) {
+			add(k)
+		}
+	}
+	for _, p := range r.Paired {
+		add(p.Key)
+	}
+	for _, s := range r.History {
+		add(seriesKey(s))
+	}
+	common, names := plot.Names(keys)
+	short := make(map[bench.Key]string, len(keys))
+	for i, k := range keys {
+		short[k] = names[i]
+		several = several || k.Package != common
+	}
+	return common, several, func(k bench.Key) string {
+		if s, ok := short[k]; ok {
+			return s
+		}
+		return k.String()
+	}
 }
 
 // thin keeps every k-th value of each fork, with k the smallest step that
-// keeps at most budget values in all.
+// keeps at most budget values in all, and each fork's smallest and
+// largest value besides, so that what stands out (a slow outlier, a fast
+// first iteration) is drawn whatever the step.
 func thin(forks [][]float64, budget int) ([][]float64, int) {
-	n := 0
-	for _, f := range forks {
-		n += len(f)
-	}
-	k := (n + budget - 1) / max(budget, 1)
-	if k <= 1 {
+	kept, k := thinned(forks, budget)
+	if k == 1 {
 		return forks, 1
 	}
 	out := make([][]float64, len(forks))
 	for i, f := range forks {
-		for j := 0; j < len(f); j += k {
+		for _, j := range kept[i] {
 			out[i] = append(out[i], f[j])
 		}
 	}
 	return out, k
+}
+
+// thinned returns the indexes of the values thin keeps of each fork, in
+// order, and the step.
+func thinned(forks [][]float64, budget int) ([][]int, int) {
+	n := 0
+	for _, f := range forks {
+		n += len(f)
+	}
+	k := max((n+budget-1)/max(budget, 1), 1)
+	kept := make([][]int, len(forks))
+	for i, f := range forks {
+		lo, hi := 0, 0
+		for j, v := range f {
+			if v < f[lo] {
+				lo = j
+			}
+			if v > f[hi] {
+				hi = j
+			}
+		}
+		for j := range f {
+			if j%k == 0 || j == lo || j == hi {
+				kept[i] = append(kept[i], j)
+			}
+		}
+	}
+	return kept, k
 }
 
 // thinTrace thins the forks of a trace as thin does, keeping the count
@@ -351,10 +445,18 @@ func thinTrace(forks []traceFork, budget int) ([]traceFork, int) {
 	for i, f := range forks {
 		values[i] = f.Values
 	}
-	kept, k := thin(values, budget)
+	kept, k := thinned(values, budget)
+	if k == 1 {
+		return forks, 1
+	}
 	out := make([]traceFork, len(forks))
 	for i, f := range forks {
-		out[i] = traceFork{Values: kept[i], Warmup: (f.Warmup + k - 1) / k}
+		for _, j := range kept[i] {
+			out[i].Values = append(out[i].Values, f.Values[j])
+			if j < f.Warmup {
+				out[i].Warmup++
+			}
+		}
 	}
 	return out, k
 }

@@ -181,11 +181,15 @@ func seriesName(s *series) string {
 	return s.Pkg + "." + s.Name
 }
 
-// svg renders a figure for inclusion in the page. Package plot escapes the
-// text it draws, so its output is trusted as HTML.
+// seriesKey is the key of a series' benchmark, as far as figures name it.
+func seriesKey(s *series) bench.Key { return bench.Key{Package: s.Pkg, Name: s.Name} }
+
+// svg renders a figure for inclusion in the page, without the style sheet
+// that the page holds once for all figures. Package plot escapes the text
+// it draws, so its output is trusted as HTML.
 func svg(f figure) (template.HTML, error) {
 	var b bytes.Buffer
-	if err := f.WriteSVG(&b); err != nil {
+	if err := f.WriteInlineSVG(&b); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil

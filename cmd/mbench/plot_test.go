@@ -49,8 +49,8 @@ func TestPlotGolden(t *testing.T) {
 	}
 	if img, err := png.Decode(bytes.NewReader(data)); err != nil {
 		t.Errorf("cmp.png: %v", err)
-	} else if img.Bounds().Dx() != 1440 {
-		t.Errorf("cmp.png is %v, want 1440 pixels wide (twice the SVG's 720)", img.Bounds())
+	} else if img.Bounds().Dx() != 2400 {
+		t.Errorf("cmp.png is %v, want 2400 pixels wide (twice the SVG's 1200)", img.Bounds())
 	}
 
 	g.check("plot/trace-no-match", exitError, "plot", "-db", "m.db", "-kind", "trace", "-bench", "Nothing", "-o", "x.svg", "cv")
