@@ -528,3 +528,13 @@ func TestForestClip(t *testing.T) {
 		t.Errorf("aria-label %q does not say that an interval was cut", root.attr("aria-label"))
 	}
 }
+
+// TestForestNoChange: exact counts that did not change, under a threshold
+// of 0, get an axis of a few per cent, not of ±100%.
+func TestForestNoChange(t *testing.T) {
+	rows := []ForestRow{{"Sum", Interval{0, 0, 0}, "no change"}, {"Join", Interval{0, 0, 0}, "no change"}}
+	texts := parse(t, Forest("allocs/op", rows, 0), "forest").texts()
+	if slices.Contains(texts, "+100%") || slices.Contains(texts, "+50%") || !slices.Contains(texts, "+1.0%") {
+		t.Errorf("axis ticks %q: want about ±1%%", texts)
+	}
+}

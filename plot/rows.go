@@ -83,7 +83,11 @@ func Forest(title string, rows []ForestRow, threshold float64) *Figure {
 	}
 	lim = max(3*lim, 2*threshold, 0.05)
 	clip := func(v float64) float64 { return max(-lim, min(lim, v)) }
-	vals := []float64{-threshold, threshold, 0}
+	// The axis spans at least ±1%, so that a comparison without changes
+	// (allocation counts that stayed) gets a scale of changes too small
+	// to matter, not one of ±100%.
+	span := max(threshold, 0.01)
+	vals := []float64{-span, span, 0}
 	counts := map[string]int{}
 	var keys []legendEntry
 	cut := 0
