@@ -170,6 +170,13 @@ func TestLook(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for _, f := range figures {
+		if kinds[f.Kind] == 0 {
+			bulk := ""
+			if f.Kind == "strip" || f.Kind == "trace" {
+				bulk = fmt.Sprintf(", the middle 90%% of the values over %.0f%% of the plot", 100*f.Bulk)
+			}
+			t.Logf("the first %s: %.0f px wide in a column of %.0f px, text of %.1f px or more%s", f.Kind, f.Width, f.Content, f.MinFont, bulk)
+		}
 		kinds[f.Kind]++
 		if f.Width < 0.9*f.Content {
 			t.Errorf("%s figure %.0f px wide in a column of %.0f px, want at least 90%%", f.Kind, f.Width, f.Content)
