@@ -122,22 +122,22 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	version := func(rev, bin string, probe bool) (*Version, error) {
+	version := func(side, rev, bin string, probe bool) (*Version, error) {
 		if bin != "" {
 			return Prebuilt(bin)
 		}
-		v, warning, err := buildRevision(ctx, rev, patterns, opts, probe)
+		v, warning, err := buildRevision(ctx, side, rev, patterns, opts, probe)
 		if warning != nil {
 			c.warnings = append(c.warnings, warning.Error())
 		}
 		return v, err
 	}
-	old, err := version(o.OldRev, o.OldBin, c.Pairing == PairingTurns)
+	old, err := version("old", o.OldRev, o.OldBin, c.Pairing == PairingTurns)
 	if err != nil {
 		return nil, err
 	}
 	defer old.Close()
-	new, err := version(o.NewRev, o.NewBin, old.Probed)
+	new, err := version("new", o.NewRev, o.NewBin, old.Probed)
 	if err != nil {
 		return nil, err
 	}

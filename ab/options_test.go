@@ -2,6 +2,7 @@ package ab
 
 import (
 	"flag"
+	"github.com/mbench/mbench/internal/gitrev"
 	"io"
 	"strings"
 	"testing"
@@ -128,5 +129,25 @@ func TestOptionsInstance(t *testing.T) {
 	}
 	if err := parsed(); err != nil || d.Instance != "laptop" {
 		t.Errorf("duet instance %q (%v), want laptop", d.Instance, err)
+	}
+}
+
+// TestRevisionWords checks how the build lines name a revision: by the
+// name given and its commit, by the commit alone when the name is a
+// prefix of it, and the working tree by its commit and state.
+func TestRevisionWords(t *testing.T) {
+	const commit = "3f2a1bc1234567890abcdef1234567890abcdef0"
+	for _, c := range []struct {
+		rev  string
+		r    gitrev.Revision
+		want string
+	}{
+		{"v1.2.0", gitrev.Revision{Commit: commit, Short: commit[:12]}, "v1.2.0, 3f2a1bc12345"},
+		{"3f2a1bc", gitrev.Revision{Commit: commit, Short: commit[:12]}, "3f2a1bc12345"},
+		{gitrev.WorkingTree, gitrev.Revision{Commit: commit, Short: commit[:12] + "-dirty", Dirty: true}, "working tree, 3f2a1bc12345-dirty"},
+	} {
+		if got := revisionWords(c.rev, c.r); got != c.want {
+			t.Errorf("revisionWords(%q) = %q, want %q", c.rev, got, c.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mbench/mbench/internal/gitrev"
 	"github.com/mbench/mbench/run"
@@ -46,7 +47,7 @@ func (v *Version) Close() {
 // is checked out in a scratch directory (gitrev.Checkout), so the working
 // tree, index and branches are never touched.
 func BuildRevision(ctx context.Context, rev string, patterns []string, opts run.BuildOptions) (*Version, error) {
-	v, _, err := buildRevision(ctx, rev, patterns, opts, false)
+	v, _, err := buildRevision(ctx, "", rev, patterns, opts, false)
 	return v, err
 }
 
@@ -55,8 +56,9 @@ const errRunFree = "the two sides run free, paired by iteration index, without a
 
 // buildRevision is BuildRevision, with the probe when probe is set. When
 // the toolchain does not fit the probe, it builds without it and returns
-// a warning that says so.
-func buildRevision(ctx context.Context, rev string, patterns []string, opts run.BuildOptions, probe bool) (v *Version, warning error, err error) {
+// a warning that says so. side, "old" or "new", and the revision start
+// each line of the build's log, so that the two builds read apart.
+func buildRevision(ctx context.Context, side, rev string, patterns []string, opts run.BuildOptions, probe bool) (v *Version, warning error, err error) {
 	r, err := gitrev.Resolve(ctx, opts.Dir, rev)
 	if err != nil {
 		return nil, nil, err
@@ -70,6 +72,9 @@ func buildRevision(ctx context.Context, rev string, patterns []string, opts run.
 		v.Label = r.Short
 	}
 	opts.Dir = dir
+	if side != "" {
+		opts.Version = side + " (" + revisionWords(rev, r) + ")"
+	}
 	if probe {
 		v.Binaries, err = run.BuildProbed(ctx, opts, patterns)
 		if errors.Is(err, run.ErrNoProbe) {
@@ -89,6 +94,19 @@ func buildRevision(ctx context.Context, rev string, patterns []string, opts run.
 		return nil, nil, fmt.Errorf("%s: no package matching %v has tests", rev, patterns)
 	}
 	return v, warning, nil
+}
+
+// revisionWords names revision r, given as rev, for people: "v1.2.0,
+// 3f2a1bc12345", or "working tree, 3f2a1bc12345-dirty".
+func revisionWords(rev string, r gitrev.Revision) string {
+	short := r.Commit[:min(12, len(r.Commit))]
+	switch {
+	case rev == gitrev.WorkingTree:
+		return "working tree, " + r.Short
+	case strings.HasPrefix(r.Commit, rev):
+		return short
+	}
+	return rev + ", " + short
 }
 
 // Prebuilt is a version given as a prebuilt test binary, run in its own
@@ -111,20 +129,20 @@ func Prebuilt(path string) (*Version, error) {
 func (s *ParallelSession) versions(ctx context.Context, opts run.BuildOptions) (old, new *Version, err error) {
 	cfg := &s.cfg
 	opts.Dir = s.dir
-	version := func(rev, bin string, probe bool) (*Version, error) {
+	version := func(side, rev, bin string, probe bool) (*Version, error) {
 		if bin != "" {
 			return Prebuilt(bin)
 		}
-		v, warning, err := buildRevision(ctx, rev, cfg.Packages, opts, probe)
+		v, warning, err := buildRevision(ctx, side, rev, cfg.Packages, opts, probe)
 		if warning != nil {
 			s.warnings = append(s.warnings, warning)
 		}
 		return v, err
 	}
-	old, err = version(cfg.OldRev, cfg.OldBin, cfg.Probe)
+	old, err = version("old", cfg.OldRev, cfg.OldBin, cfg.Probe)
 	new = old
 	if err == nil && !cfg.AA {
-		new, err = version(cfg.NewRev, cfg.NewBin, old.Probed)
+		new, err = version("new", cfg.NewRev, cfg.NewBin, old.Probed)
 	}
 	if err != nil {
 		return old, new, err

@@ -48,6 +48,9 @@ type BuildOptions struct {
 	Overlay map[string]string
 	// Log receives one line per package built or found in the cache.
 	Log io.Writer
+	// Version, if not "", starts each line of Log: it names the version
+	// built when a caller builds two ("old (v1.2.0, 3f2a1bc12345)").
+	Version string
 }
 
 // listedPackage is the part of `go list -json` output Build needs.
@@ -120,11 +123,11 @@ func Build(ctx context.Context, opts BuildOptions, patterns []string) ([]Binary,
 		}
 		bin := Binary{Package: p.ImportPath, Dir: p.Dir, Path: filepath.Join(opts.CacheDir, key+".test"), Flags: flags}
 		if _, err := os.Stat(bin.Path); err == nil {
-			logf(opts.Log, "%s: cached test binary", p.ImportPath)
+			opts.logf("%s: cached test binary", p.ImportPath)
 			bins = append(bins, bin)
 			continue
 		}
-		logf(opts.Log, "%s: building test binary", p.ImportPath)
+		opts.logf("%s: building test binary", p.ImportPath)
 		tmp := bin.Path + ".tmp" + fmt.Sprint(os.Getpid())
 		// -vet=off: go test runs part of go vet before building, and a
 		// vet complaint about a test file (a misnamed example) would
@@ -286,8 +289,14 @@ func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
-func logf(w io.Writer, format string, args ...any) {
-	if w != nil {
-		fmt.Fprintf(w, format+"\n", args...)
+// logf writes a line to o.Log, after o.Version when it is set.
+func (o *BuildOptions) logf(format string, args ...any) {
+	if o.Log == nil {
+		return
 	}
+	line := fmt.Sprintf(format, args...)
+	if o.Version != "" {
+		line = o.Version + ": " + line
+	}
+	fmt.Fprintln(o.Log, line)
 }

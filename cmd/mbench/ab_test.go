@@ -81,6 +81,12 @@ func TestAB(t *testing.T) {
 	if !strings.Contains(errOut, "session ") {
 		t.Errorf("stderr does not name the session:\n%s", errOut)
 	}
+	// Each build line says which version it built.
+	for _, want := range []string{"mbench: old (HEAD~2, ", "mbench: new (HEAD~1, "} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr has no build line starting %q:\n%s", want, errOut)
+		}
+	}
 
 	code, _, errOut = call("-old", "nosuchrev")
 	if code != exitError || !strings.Contains(errOut, `"nosuchrev"`) {
