@@ -38,6 +38,11 @@ const depsRules = `
 	# write goes, and which any other package may import.
 	NONE < bench, stats, internal/outfile;
 
+	# internal/term, the status line and the choice of colour on a
+	# terminal, imports nothing of mbench and serves the commands only:
+	# libraries report progress through callbacks.
+	NONE < internal/term;
+
 	# internal/proc, through which every child process starts, and the
 	# private helpers of run, ab and gen.
 	internal/outfile < internal/proc, internal/probe, gen/internal/codec;
@@ -80,7 +85,7 @@ const depsRules = `
 
 	# The fronts: a few lines each over one library call.
 	vet < cmd/mbench-vet, vet/golangci;
-	report, vet, bisect < cmd/mbench;
+	report, vet, bisect, internal/term < cmd/mbench;
 
 	# For tests only: no rule lets a package import these outside its
 	# tests.

@@ -144,6 +144,18 @@ type Progress struct {
 	Elapsed, Budget time.Duration
 }
 
+// String says where the session is in words, for a status line: "round
+// 3, benchmark 2 of 5: Sort-2; 1 of 7 decided; at most 1m20s left by
+// the budget".
+func (p Progress) String() string {
+	s := fmt.Sprintf("round %d, benchmark %d of %d: %s; %d of %d decided", p.Round, p.Index, p.Active,
+		strings.TrimPrefix(p.Benchmark.FullName(), "Benchmark"), p.Decided, p.Total)
+	if p.Budget > 0 {
+		s += fmt.Sprintf("; at most %v left by the budget", max(0, p.Budget-p.Elapsed).Round(time.Second))
+	}
+	return s
+}
+
 // Why a benchmark stopped.
 const (
 	StopDecided   = "decided"

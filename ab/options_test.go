@@ -2,10 +2,12 @@ package ab
 
 import (
 	"flag"
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/internal/gitrev"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mbench/mbench/compare"
 )
@@ -149,5 +151,21 @@ func TestRevisionWords(t *testing.T) {
 		if got := revisionWords(c.rev, c.r); got != c.want {
 			t.Errorf("revisionWords(%q) = %q, want %q", c.rev, got, c.want)
 		}
+	}
+}
+
+func TestProgressString(t *testing.T) {
+	key := bench.Key{Package: "example.com/m", Name: "Sort", Procs: 2}
+	p := Progress{Round: 3, Benchmark: key, Index: 2, Active: 5, Decided: 1, Total: 7, Elapsed: 100 * time.Second}
+	if got, want := p.String(), "round 3, benchmark 2 of 5: Sort-2; 1 of 7 decided"; got != want {
+		t.Errorf("without a budget: %q, want %q", got, want)
+	}
+	p.Budget = 180*time.Second + 400*time.Millisecond
+	if got, want := p.String(), "round 3, benchmark 2 of 5: Sort-2; 1 of 7 decided; at most 1m20s left by the budget"; got != want {
+		t.Errorf("with a budget: %q, want %q", got, want)
+	}
+	p.Elapsed = 4 * time.Minute
+	if got, want := p.String(), "round 3, benchmark 2 of 5: Sort-2; 1 of 7 decided; at most 0s left by the budget"; got != want {
+		t.Errorf("past the budget: %q, want %q", got, want)
 	}
 }

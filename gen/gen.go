@@ -48,6 +48,10 @@ type Options struct {
 
 	// Log, if not nil, receives progress messages.
 	Log func(format string, args ...any)
+	// Progress, if not nil, is told of each step as it starts, in words
+	// for a status line: finding the markers, recording the inputs,
+	// checking each package's benchmarks.
+	Progress func(step string)
 }
 
 // Result is what Generate did.
@@ -139,10 +143,16 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	step := func(format string, args ...any) {
+		if opts.Progress != nil {
+			opts.Progress(fmt.Sprintf(format, args...))
+		}
+	}
 	patterns := opts.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
+	step("finding the code marked //mbench:bench in %s", strings.Join(patterns, " "))
 	segs, excluded, err := find(ctx, FindOptions{Dir: opts.Dir, Patterns: patterns, AllLoops: opts.AllLoops, Tags: opts.Tags})
 	if err != nil {
 		return nil, err
@@ -198,6 +208,7 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 		} else {
 			logf("recording the inputs of %d segments", len(accepted))
 		}
+		step("recording the inputs of %d marked segments: running the tests of their packages", len(accepted))
 		err := Record(ctx, accepted, RecordOptions{MaxInputs: opts.MaxInputs, Tags: opts.Tags})
 		if err != nil && !onlyFailedTests(err) {
 			return res, err
@@ -211,10 +222,11 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	// blamed for keeps its file as it was; the others go on.
 	var failed []error
 	done := map[string]bool{}
-	for _, p := range pkgs {
+	for i, p := range pkgs {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
+		step("checking the generated benchmarks of %s (package %d of %d): go vet and the regression tests", p.PkgPath, i+1, len(pkgs))
 		done[p.Dir] = true
 		src, err := checked(ctx, p, segs, opts.Tags, logf)
 		if err != nil {

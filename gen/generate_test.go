@@ -37,9 +37,17 @@ func TestGenerateListings(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "listings"), dir)
 	ctx := context.Background()
-	res, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}})
+	var steps []string
+	res, err := Generate(ctx, Options{Dir: dir, Patterns: []string{"./..."}, Progress: func(s string) { steps = append(steps, s) }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The steps as they start: finding, recording, checking the one
+	// package.
+	if len(steps) != 3 || !strings.HasPrefix(steps[0], "finding the code marked //mbench:bench in ./...") ||
+		!strings.HasPrefix(steps[1], "recording the inputs of ") || !strings.HasPrefix(steps[2], "checking the generated benchmarks of ") ||
+		!strings.Contains(steps[2], "(package 1 of 1)") {
+		t.Errorf("progress steps:\n%s", strings.Join(steps, "\n"))
 	}
 	if len(res.Segments) != len(listingsReasons) {
 		t.Errorf("%d segments, want %d", len(res.Segments), len(listingsReasons))

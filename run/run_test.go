@@ -136,6 +136,69 @@ func fastOptions() Options {
 	return o
 }
 
+// checkProgress checks the events of a suite of benchmarks that ran forks
+// forks: one before each fork, counting the forks done, with the
+// benchmarks finished never going down and all but the last finished
+// before the last fork; exact says the planned forks are known.
+func checkProgress(t *testing.T, events []Progress, benchmarks, forks int, exact bool) {
+	t.Helper()
+	if len(events) != forks {
+		t.Fatalf("%d progress events, want one per fork, %d", len(events), forks)
+	}
+	for i, p := range events {
+		if p.Done != i || p.Benchmarks != benchmarks || p.Exact != exact || p.Planned < p.Done+1 || p.Planned > forks ||
+			exact && p.Planned != forks || i > 0 && p.Finished < events[i-1].Finished || p.Finished >= benchmarks {
+			t.Errorf("event %d: %+v", i, p)
+		}
+		if p.ETA < 0 || i == 0 && p.ETA != 0 {
+			t.Errorf("event %d: ETA %v", i, p.ETA)
+		}
+	}
+	if last := events[len(events)-1]; last.Finished != benchmarks-1 {
+		t.Errorf("before the last fork %d of %d benchmarks are finished, want %d", last.Finished, benchmarks, benchmarks-1)
+	}
+}
+
+func TestProgressString(t *testing.T) {
+	target := &Target{Key: bench.Key{Package: "example.com/m", Name: "Sort", Procs: 2}}
+	for _, c := range []struct {
+		p    Progress
+		want string
+	}{
+		{Progress{Done: 0, Planned: 6, Benchmarks: 3, Target: target},
+			"0 of 3 benchmarks done; fork 1 of at least 6: Sort-2"},
+		{Progress{Done: 12, Planned: 20, Finished: 2, Benchmarks: 7, Target: target, ETA: 150 * time.Second},
+			"2 of 7 benchmarks done; fork 13 of at least 20: Sort-2; at least 3m left"},
+		{Progress{Done: 4, Planned: 8, Exact: true, Finished: 1, Benchmarks: 2, Target: &Target{Key: target.Key, Version: "new"}, ETA: 20 * time.Second},
+			"1 of 2 benchmarks done; fork 5 of 8: Sort-2 (new); under a minute left"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("String() = %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestTimeLeft(t *testing.T) {
+	for _, c := range []struct {
+		d     time.Duration
+		lower bool
+		want  string
+	}{
+		{0, false, "under a minute left"},
+		{40 * time.Second, false, "under a minute left"},
+		{40 * time.Second, true, "at least a few seconds left"},
+		{time.Minute, false, "about 1m left"},
+		{3*time.Minute + 20*time.Second, false, "about 3m left"},
+		{3*time.Minute + 20*time.Second, true, "at least 3m left"},
+		{59*time.Minute + 50*time.Second, false, "about 1h00m left"},
+		{time.Hour + 17*time.Minute, true, "at least 1h20m left"},
+	} {
+		if got := TimeLeft(c.d, c.lower); got != c.want {
+			t.Errorf("TimeLeft(%v, %v) = %q, want %q", c.d, c.lower, got, c.want)
+		}
+	}
+}
+
 func TestSuite(t *testing.T) {
 	bin := fixture(t)
 	ctx := context.Background()
@@ -147,6 +210,8 @@ func TestSuite(t *testing.T) {
 	o := fastOptions()
 	o.Sink = sink
 	o.Benchmem = true
+	var events []Progress
+	o.Progress = func(p Progress) { events = append(events, p) }
 	results, err := Suite(ctx, targets, o)
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +219,7 @@ func TestSuite(t *testing.T) {
 	if len(results) != 3 {
 		t.Fatalf("%d results, want 3", len(results))
 	}
+	checkProgress(t, events, 3, 6, false)
 	total := 0
 	for _, r := range results {
 		if r.Failed() || r.Report.Forks != 2 || !r.Report.Done {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mbench/mbench/bench"
@@ -62,15 +63,65 @@ var DefaultOptions = Options{
 	ForkTimeout:      10 * time.Minute,
 }
 
-// Progress describes where a suite run is.
+// Progress describes where a suite run is, as a fork starts.
 type Progress struct {
-	SuiteRun      int
-	Done, Planned int // forks finished; forks finished plus the fewest still to come
-	Target        *Target
-	Elapsed       time.Duration
+	SuiteRun int
+	// Done counts the forks finished; Planned adds the fewest still to
+	// come, which are all that come when Exact is set (a fixed
+	// configuration) and a lower bound otherwise (a criterion may ask
+	// for more).
+	Done, Planned int
+	Exact         bool
+	// Finished counts the benchmarks that need no more forks, of
+	// Benchmarks.
+	Finished, Benchmarks int
+	// Target is the benchmark of the fork that starts.
+	Target  *Target
+	Elapsed time.Duration
 	// ETA estimates the time left from the time forks took so far; 0
 	// until one has finished.
 	ETA time.Duration
+}
+
+// String says where the run is in words, for a status line: "2 of 7
+// benchmarks done; fork 13 of at least 20: Sort-2; at least 3m left".
+func (p Progress) String() string {
+	of := "of at least"
+	if p.Exact {
+		of = "of"
+	}
+	name := strings.TrimPrefix(p.Target.Key.FullName(), "Benchmark")
+	if v := p.Target.Version; v != "" {
+		name += " (" + v + ")"
+	}
+	s := fmt.Sprintf("%d of %d benchmarks done; fork %d %s %d: %s", p.Finished, p.Benchmarks, p.Done+1, of, p.Planned, name)
+	if p.ETA > 0 {
+		s += "; " + TimeLeft(p.ETA, !p.Exact)
+	}
+	return s
+}
+
+// TimeLeft says how much time is left, by an estimate d, in words rounded
+// to what an estimate can promise: "under a minute left", "about 3m
+// left", "about 1h20m left"; when d is a lower bound, "at least a few
+// seconds left", "at least 3m left".
+func TimeLeft(d time.Duration, lowerBound bool) string {
+	var t string
+	switch {
+	case d < time.Minute-time.Second/2 && lowerBound:
+		return "at least a few seconds left"
+	case d < time.Minute-time.Second/2:
+		return "under a minute left"
+	case d < time.Hour-time.Minute/2:
+		t = fmt.Sprintf("%dm", int(d.Round(time.Minute)/time.Minute))
+	default:
+		d = d.Round(10 * time.Minute)
+		t = fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	}
+	if lowerBound {
+		return "at least " + t + " left"
+	}
+	return "about " + t + " left"
 }
 
 // A Result is what happened to one target.
@@ -166,7 +217,17 @@ func Suite(ctx context.Context, targets []Target, opts Options) ([]*Result, erro
 			}
 			if opts.Progress != nil {
 				p := Progress{SuiteRun: suite, Done: forksDone, Target: s.res.Target, Elapsed: time.Since(start)}
-				p.Planned = forksDone + remainingForks(states, func(s *state) (bool, int, int) { return s.done, s.fork, s.cfg.ForksMin })
+				p.Planned = forksDone + remainingForks(states, func(s *state) (bool, int, int) {
+					return s.done || s.ctrl == nil || !s.ctrl.NeedFork(), s.fork, s.cfg.ForksMin
+				})
+				for _, s := range states {
+					if s.ctrl != nil {
+						p.Benchmarks++
+						if s.done || !s.ctrl.NeedFork() {
+							p.Finished++
+						}
+					}
+				}
 				if forksDone > 0 {
 					p.ETA = time.Duration(float64(forkTime) / float64(forksDone) * float64(p.Planned-forksDone))
 				}

@@ -74,9 +74,29 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6d62656e6368))
 	schedule := assignSuiteRuns(levels, opts.MinPerSuiteRun, rng)
 
+	// left counts each target's forks still to run, for Progress.
 	planned := 0
+	left := make([]int, len(targets))
 	for _, run := range schedule {
 		planned += len(run)
+		for _, ti := range run {
+			left[ti]++
+		}
+	}
+	progress := func(s, done int, res *Result, elapsed, forkTime time.Duration) Progress {
+		p := Progress{SuiteRun: s + 1, Done: done, Planned: planned, Exact: true, Target: res.Target, Elapsed: elapsed}
+		if done > 0 {
+			p.ETA = time.Duration(float64(forkTime) / float64(done) * float64(planned-done))
+		}
+		for ti, n := range left {
+			if levels[ti].SuiteRuns > 0 {
+				p.Benchmarks++
+				if n == 0 || results[ti].Failed() {
+					p.Finished++
+				}
+			}
+		}
+		return p
 	}
 	ctrls := make([]*stop.Controller, len(targets))
 	for i, l := range levels {
@@ -92,6 +112,7 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 		for _, ti := range entries {
 			res := results[ti]
 			if res.Failed() {
+				left[ti]--
 				done++
 				continue
 			}
@@ -99,11 +120,7 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 				return results, ErrInterrupted
 			}
 			if opts.Progress != nil {
-				p := Progress{SuiteRun: s + 1, Done: done, Planned: planned, Target: res.Target, Elapsed: time.Since(start)}
-				if done > 0 {
-					p.ETA = time.Duration(float64(forkTime) / float64(done) * float64(planned-done))
-				}
-				opts.Progress(p)
+				opts.Progress(progress(s, done, res, time.Since(start), forkTime))
 			}
 			t0 := time.Now()
 			err := runStaticFork(ctx, res, ctrls[ti], levels[ti], s+1, &opts)
@@ -111,6 +128,7 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 			res.Time += elapsed
 			forkTime += elapsed
 			done++
+			left[ti]--
 			w := ctrls[ti].Report()
 			res.Report = stop.Report{
 				Criterion: stop.Static{}.Name(), Forks: w.Forks, Warmup: w.Warmup, WarmupUnsteady: w.WarmupUnsteady, WarmupWhy: w.WarmupWhy,

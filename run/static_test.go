@@ -83,10 +83,14 @@ func TestStaticSuite(t *testing.T) {
 		l, ok := want[t.Key.Name]
 		return l, ok
 	}
+	var events []Progress
+	o.Progress = func(p Progress) { events = append(events, p) }
 	results, err := StaticSuite(ctx, targets, o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Sum's 2×2 forks and Loop's 2 (one borrowed to interleave).
+	checkProgress(t, events, 2, 6, true)
 	for _, r := range results {
 		l, planned := want[r.Target.Key.Name]
 		if !planned {

@@ -74,6 +74,10 @@ type Options struct {
 	Fix bool
 	// Log receives the progress of Run; nil discards it.
 	Log func(format string, args ...any)
+	// Progress, if not nil, is told of each step as it starts, in words
+	// for a status line: loading and analysing, then with Run each
+	// finding's benchmark as it is built and run.
+	Progress func(step string)
 }
 
 // A Report is what Vet found and what it checked.
@@ -146,6 +150,9 @@ func Vet(ctx context.Context, patterns []string, opts Options) (*Report, error) 
 	if analyzers == nil {
 		analyzers = Analyzers
 	}
+	if opts.Progress != nil {
+		opts.Progress(fmt.Sprintf("loading %s and running %d analyzers", strings.Join(patterns, " "), len(analyzers)))
+	}
 	r, err := run(analyzers, patterns)
 	if err != nil {
 		return nil, err
@@ -154,11 +161,7 @@ func Vet(ctx context.Context, patterns []string, opts Options) (*Report, error) 
 		return nil, fmt.Errorf("no packages matched %s", strings.Join(patterns, " "))
 	}
 	if opts.Run {
-		log := opts.Log
-		if log == nil {
-			log = func(string, ...any) {}
-		}
-		if err := CrossCheck(ctx, r.Findings, log); err != nil {
+		if err := CrossCheck(ctx, r.Findings, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -377,8 +380,9 @@ func (e *NotVettedError) Error() string {
 
 // CrossCheck runs the benchmarks of the findings that claim the compiler
 // removes or folds work (see package crosscheck) and records the outcome
-// in each Finding's Check and Reason. log receives progress.
-func CrossCheck(ctx context.Context, findings []Finding, log func(format string, args ...any)) error {
+// in each Finding's Check and Reason. It tells opts.Log and
+// opts.Progress what it does; the other options do not apply.
+func CrossCheck(ctx context.Context, findings []Finding, opts Options) error {
 	var idx []int
 	var cfs []crosscheck.Finding
 	for i, f := range findings {
@@ -399,9 +403,9 @@ func CrossCheck(ctx context.Context, findings []Finding, log func(format string,
 	if len(cfs) == 0 {
 		return nil
 	}
-	opts := crosscheck.DefaultOptions
-	opts.Log = log
-	verdicts, err := crosscheck.Check(ctx, cfs, opts)
+	co := crosscheck.DefaultOptions
+	co.Log, co.Progress = opts.Log, opts.Progress
+	verdicts, err := crosscheck.Check(ctx, cfs, co)
 	for i, v := range verdicts {
 		findings[idx[i]].Check, findings[idx[i]].Reason = v.Outcome, v.Reason
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mbench/mbench/ab"
 	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/internal/term"
 	"github.com/mbench/mbench/run"
 	"github.com/mbench/mbench/store"
 )
@@ -77,6 +78,7 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 	var parallel bool
 	var shard string
 	o.Flags(fs)
+	quiet := quietFlag(fs)
 	shardFlags(fs, &shard, &o.ShardBasis)
 	r.flags(fs, "exit with status 3 when a benchmark got slower or allocates more")
 	fs.BoolVar(&parallel, "parallel", false, "run the versions side by side on two CPUs (mbench duet)")
@@ -97,12 +99,12 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err := checkRefs(db, storedRef{"-resume", o.Resume, false}, storedRef{"-shard-basis", o.ShardBasis, true}); err != nil {
 			return err
 		}
+		status := e.status(*quiet)
+		defer status.Done()
 		o.Dir, o.Packages, o.Platform, o.Head, o.Log = wd, args, &platform, r.head(e), prefixWriter{e.stderr}
-		o.NoiseDir, o.FromNoise = noiseDir(r.db), !isSet(fs, "mi")
-		progress := newProgress(e.stderr, false)
-		o.Progress = progress.abProgress
+		o.NoiseDir, o.FromNoise, o.Progress = noiseDir(r.db), !isSet(fs, "mi"), term.Show[ab.Progress](status)
 		sess, runErr := ab.RunInterleaved(ctx, o, db)
-		progress.done()
+		status.Done()
 		if sess == nil {
 			return runErr
 		}

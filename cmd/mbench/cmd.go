@@ -9,7 +9,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/mbench/mbench/internal/term"
 	"github.com/mbench/mbench/run"
 )
 
@@ -35,6 +37,21 @@ type command struct {
 // env is what a running command may touch: its output streams.
 type env struct {
 	stdout, stderr io.Writer
+}
+
+// status opens the status line of a long command on its stderr, live on
+// a terminal unless quiet, and sends the command's other output to stderr
+// through it, above the line. The command calls Done when it ends.
+func (e *env) status(quiet bool) *term.Status {
+	s := term.Open(e.stderr, quiet)
+	e.stderr = s
+	s.Start(time.Second)
+	return s
+}
+
+// quietFlag binds -q, which silences the status line.
+func quietFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("q", false, "quiet: no progress line on a terminal")
 }
 
 // warnf prints a warning on stderr.

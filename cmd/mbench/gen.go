@@ -19,12 +19,15 @@ func init() {
 			maxInputs := fs.Int("max-inputs", gen.DefaultMaxInputs, "record at most `n` distinct input sets per segment")
 			check := fs.Bool("check", false, "change nothing; exit 1 naming the generated and recorded files that are stale")
 			tags := fs.String("tags", "", "build `tags` of the go command: the files they select are searched for markers and tested")
+			quiet := quietFlag(fs)
 			return func(e *env, args []string) error {
 				if *maxInputs < 1 {
 					return usagef("-max-inputs %d: must be at least 1", *maxInputs)
 				}
 				ctx, stop := interruptContext(e.stderr)
 				defer stop()
+				status := e.status(*quiet)
+				defer status.Done()
 				r, err := gen.Generate(ctx, gen.Options{
 					Patterns:  args,
 					AllLoops:  *allLoops,
@@ -34,7 +37,9 @@ func init() {
 					Log: func(format string, args ...any) {
 						fmt.Fprintf(e.stderr, "mbench gen: "+format+"\n", args...)
 					},
+					Progress: status.Set,
 				})
+				status.Done()
 				if ctx.Err() != nil {
 					// The segments' outcomes are half decided: a line
 					// saying "generated" would be false.

@@ -495,7 +495,8 @@ func copyDir(t *testing.T, from, to string) {
 //     the moment;
 //   - wall-clock durations and times become <dur> and <time>: the wall
 //     time and the criterion's check time of a run (the "check" column of
-//     its table, realigned), elapsed times and ETAs of progress lines, the
+//     its table, realigned), elapsed times of progress lines and the time
+//     left they estimate ("<time left>"), the
 //     elapsed time of ab sessions, the start skew of duet pairs, the start
 //     time and duration of stored runs (the runs table, realigned), and
 //     RFC 3339 timestamps.
@@ -584,7 +585,7 @@ var normalizations = []struct {
 	{regexp.MustCompile(`wall time ` + duration + `; criterion checks took ` + duration + ` \([0-9.]+% of benchmark time\)`),
 		"wall time <dur>; criterion checks took <dur> (<p>% of benchmark time)"},
 	{regexp.MustCompile(`elapsed ` + duration), "elapsed <dur>"},
-	{regexp.MustCompile(`ETA ` + duration), "ETA <dur>"},
+	{regexp.MustCompile(`; (about [0-9hm]+|at least [0-9hm]+|at least a few seconds|under a minute) left`), "; <time left>"},
 	{regexp.MustCompile(`(\d+ rounds) in ` + duration), "$1 in <dur>"},
 	{regexp.MustCompile(`start skew of paired iterations: median [0-9.]+%, max [0-9.]+%`), "start skew of paired iterations: median <p>%, max <p>%"},
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)`), "<time>"},
@@ -726,7 +727,8 @@ wall time 1m2.5s; criterion checks took 12ms (0.010% of benchmark time)
 mbench: warning: CPU frequency governor is "powersave", not "performance": the clock speed may change
 mbench: warning: other work keeps 93% of the CPUs busy (load average 3.00 on 2 cores): stop it
 mbench: warning: Parse-4 (16%): noisy results
-mbench: suite run 2, 4 forks done, elapsed 3s, ETA 1m0s
+mbench: suite run 2: 1 of 2 benchmarks done; fork 5 of at least 8: Sum-4; at least 3m left
+mbench: suite run 2: 1 of 2 benchmarks done; fork 6 of 8: Sum-4; under a minute left
 /tmp/work/fake.test: exit status 1
 id            label  start                duration  status
 0123456789ab  x      2026-01-02 03:04:05  12s       complete
@@ -743,7 +745,8 @@ Fail-4     -       -      FAILED
 wall time <dur>; criterion checks took <dur> (<p>% of benchmark time)
 --- stderr
 mbench: warning: Parse-4 (16%): noisy results
-mbench: suite run 2, 4 forks done, elapsed <dur>, ETA <dur>
+mbench: suite run 2: 1 of 2 benchmarks done; fork 5 of at least 8: Sum-4; <time left>
+mbench: suite run 2: 1 of 2 benchmarks done; fork 6 of 8: Sum-4; <time left>
 $WORK/fake.test: exit status 1
 id       label  start   duration  status
 <run:x>  x      <time>  <dur>     complete

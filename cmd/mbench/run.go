@@ -31,6 +31,7 @@ type runFlags struct {
 	out      string
 	jsonOut  string
 	verbose  bool
+	quiet    *bool
 	planFile string
 	// criterionSet records an explicit -criterion: with -plan, the plan
 	// is then the criterion's upper bound.
@@ -68,6 +69,7 @@ func setRunFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&f.out, "o", "", "also write the measurement iterations to `file` in the Go benchmark format")
 	fs.StringVar(&f.jsonOut, "json", "", "also stream every iteration to `file` in mbench's JSON Lines format")
 	fs.BoolVar(&f.verbose, "v", false, "print each fork as it starts")
+	f.quiet = quietFlag(fs)
 	fs.StringVar(&j.Levels, "levels", "", "run every benchmark in a fixed `S,I,D` configuration: S suite runs × I forks × D iterations (input for mbench optimize)")
 	fs.StringVar(&f.planFile, "plan", "", "run each benchmark in its configuration from plan `file` (written by mbench optimize)")
 	shardFlags(fs, &f.shard, &j.ShardBasis)
@@ -115,6 +117,8 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	defer outs.abort()
 	ctx, stopSignals := interruptContext(e.stderr)
 	defer stopSignals()
+	status := e.status(*f.quiet)
+	defer status.Done()
 	j.Build.Dir, _ = os.Getwd()
 	j.Build.Log = prefixWriter{e.stderr}
 	db, err := openDB(f.db)
@@ -127,9 +131,14 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	}
 	j.Store, j.ShardRuns = db, db
 	j.NoiseDir = noiseDir(f.db)
-	progress := newProgress(e.stderr, f.verbose)
-	j.Progress = progress.update
+	j.Progress = func(p run.Progress) {
+		if status.Set(p.String()); f.verbose {
+			fmt.Fprintf(e.stderr, "mbench: suite run %d: %s\n", p.SuiteRun, p)
+		}
+	}
+	status.Set("building the test binaries and finding their benchmarks")
 	prep, err := run.Prepare(ctx, *j)
+	status.Clear()
 	if err != nil {
 		return err
 	}
@@ -142,7 +151,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	}
 	fmt.Fprintln(e.stdout)
 	out, runErr := prep.Run(ctx)
-	progress.done()
+	status.Done()
 	for _, w := range out.Warnings {
 		e.warnf("%s", w)
 	}

@@ -20,11 +20,14 @@ func init() {
 			only := fs.String("only", "", "run only the analyzers in the comma-separated `list`")
 			runCheck := fs.Bool("run", false, "run the benchmarks of deadresult, constfold, bnsize and driftstate findings to confirm or refute them")
 			confirmed := fs.Bool("confirmed", false, "with -run, report only the findings that running confirmed")
+			quiet := quietFlag(fs)
 			return func(e *env, args []string) error {
 				if *confirmed && !*runCheck {
 					return usagef("-confirmed needs -run")
 				}
-				opts := vet.Options{Run: *runCheck, Confirmed: *confirmed, Fix: *fix, Log: func(format string, args ...any) {
+				status := e.status(*quiet)
+				defer status.Done()
+				opts := vet.Options{Run: *runCheck, Confirmed: *confirmed, Fix: *fix, Progress: status.Set, Log: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "mbench vet: "+format+"\n", args...)
 				}}
 				if *only != "" {
@@ -39,6 +42,7 @@ func init() {
 				ctx, stop := interruptContext(e.stderr)
 				defer stop()
 				r, err := vet.Vet(ctx, args, opts)
+				status.Done()
 				if r == nil {
 					return err
 				}

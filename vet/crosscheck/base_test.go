@@ -2,6 +2,7 @@ package crosscheck
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,12 +40,24 @@ func BenchmarkMix(b *testing.B) {
 	// variable) and of deadresult's sink fix, as the analyzers make them.
 	inputs := []Edit{{file, arg, arg + len("12345"), "inMix"}, {file, loop, loop, "\tinMix = 12345\n"}, {file, eof, eof, "\nvar inMix uint64\n"}}
 	sink := []Edit{{file, call, call, "sinkMix = "}, {file, eof, eof, "\nvar sinkMix uint64\n"}}
+	opts := DefaultOptions
+	var steps []string
+	opts.Progress = func(s string) { steps = append(steps, s) }
 	verdicts, err := Check(context.Background(), []Finding{
 		{Analyzer: "constfold", File: file, Offset: call, Fixes: [][]Edit{inputs}},
 		{Analyzer: "constfold", File: file, Offset: call, Fixes: [][]Edit{inputs}, Base: sink},
-	}, DefaultOptions)
+	}, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	wantSteps := []string{
+		"finding 1 of 2, BenchmarkMix (constfold): building",
+		"finding 1 of 2, BenchmarkMix (constfold): running it as written and with the fix",
+		"finding 2 of 2, BenchmarkMix (constfold): building",
+		"finding 2 of 2, BenchmarkMix (constfold): running it as written and with the fix",
+	}
+	if !slices.Equal(steps, wantSteps) {
+		t.Errorf("progress steps:\n%s\nwant\n%s", strings.Join(steps, "\n"), strings.Join(wantSteps, "\n"))
 	}
 	for _, v := range verdicts {
 		t.Logf("%s: %s (%s)", v.Benchmark, v.Outcome, v.Reason)

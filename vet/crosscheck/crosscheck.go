@@ -138,7 +138,12 @@ type Options struct {
 	// SizeTime is the benchtime of the run that calibrates the size
 	// check; its larger runs last about 40 times as long.
 	SizeTime time.Duration
-	Log      func(format string, args ...any)
+	// Log, if not nil, receives a line as each finding's check starts.
+	Log func(format string, args ...any)
+	// Progress, if not nil, is told of each step as it starts, in words
+	// for a status line: "finding 2 of 5, BenchmarkX (deadresult):
+	// running it as written and with the fix".
+	Progress func(step string)
 }
 
 // DefaultOptions are short static runs: 3 forks of 1 warm-up and 5
@@ -183,7 +188,13 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 		if opts.Log != nil {
 			opts.Log("checking %s (%s) by running it", name, f.Analyzer)
 		}
-		if err := check(ctx, v, cache, opts); err != nil {
+		o := opts
+		o.Progress = func(step string) {
+			if opts.Progress != nil {
+				opts.Progress(fmt.Sprintf("finding %d of %d, %s (%s): %s", i+1, len(findings), name, f.Analyzer, step))
+			}
+		}
+		if err := check(ctx, v, cache, o); err != nil {
 			if ctx.Err() != nil {
 				return verdicts, ctx.Err()
 			}
@@ -193,8 +204,10 @@ func Check(ctx context.Context, findings []Finding, opts Options) ([]Verdict, er
 	return verdicts, nil
 }
 
+// check decides v by running its benchmark. opts.Progress is not nil.
 func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 	f := v.Finding
+	opts.Progress("building")
 	dir := filepath.Dir(f.File)
 	bo := run.BuildOptions{Dir: dir, CacheDir: cache}
 	if len(f.Base) > 0 {
@@ -209,6 +222,7 @@ func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 		return fmt.Errorf("building the benchmark: %v", err)
 	}
 	if sizeAnalyzers[f.Analyzer] {
+		opts.Progress("running it at a small and a large b.N")
 		return checkSize(ctx, v, orig[0], opts)
 	}
 	bins := []run.Binary{orig[0]}
@@ -238,6 +252,11 @@ func check(ctx context.Context, v *Verdict, cache string, opts Options) error {
 	}
 	o := run.DefaultOptions
 	o.Config, o.Criterion, o.ForkTimeout = opts.Config, "static", opts.Timeout
+	if len(bins) > 1 {
+		opts.Progress("running it as written and with the fix")
+	} else {
+		opts.Progress("running it")
+	}
 	results, err := run.Suite(ctx, targets, o)
 	if err != nil {
 		return err
