@@ -180,13 +180,16 @@ func (r *Result) writeText(w io.Writer) error {
 		fmt.Fprintf(w, "pkg: %s\n", EscapeText(pkg))
 	}
 	fmt.Fprintln(w)
+	colour := coloured(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "benchmark\t%s\tn\t%s\tn\tchange\t%s%% CI\tverdict\t\n", EscapeText(r.OldLabel), EscapeText(r.NewLabel), Percent(r.Level))
 	for i := range r.Rows {
 		row := &r.Rows[i]
+		// The verdict is the last column: the colour's codes widen only
+		// the padding after it, which shows nothing.
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", EscapeText(name(row.Key)),
 			r.scale(row.Old.Center), row.Old.count(), r.scale(row.New.Center), row.New.count(),
-			pct(row.Change(), true), row.interval(), r.verdictWord(row))
+			pct(row.Change(), true), row.interval(), paint(r.verdictWord(row), row.Verdict, colour))
 	}
 	if r.Geomean.N > 1 {
 		fmt.Fprintf(tw, "geomean\t%s\t\t%s\t\t%s\t\t\t\n", r.scale(r.Geomean.Old), r.scale(r.Geomean.New), pct(r.Geomean.Ratio-1, true))
@@ -195,6 +198,9 @@ func (r *Result) writeText(w io.Writer) error {
 		return err
 	}
 	r.writeNotes(w, "", EscapeText)
+	fmt.Fprintf(w, "\n%s: ", EscapeText(r.Metric))
+	r.writeSummary(w, colour)
+	fmt.Fprintln(w)
 	return nil
 }
 
@@ -246,9 +252,7 @@ func (r *Result) count(v Verdict) int {
 
 func (r *Result) writeMarkdown(w io.Writer) error {
 	text := func(s string) string { return EscapeMarkdown(s, false) }
-	fmt.Fprintf(w, "### %s: %d %s, %d %s, %d %s, %d benchmarks compared\n\n", text(r.Metric),
-		r.count(Worse), r.Word(Worse), r.count(Better), r.Word(Better),
-		r.count(Inconclusive)+r.count(TooFew), r.Word(Inconclusive), len(r.Rows))
+	fmt.Fprintf(w, "### %s: %s\n\n", text(r.Metric), r.SummaryLine())
 	fmt.Fprintf(w, "%s\n\n", text(r.header()))
 	pkg, name := r.names()
 	if pkg != "" {
@@ -285,7 +289,19 @@ type jsonResult struct {
 	OnlyOld   []jsonKey    `json:"only_old"`
 	OnlyNew   []jsonKey    `json:"only_new"`
 	Geomean   *jsonGeo     `json:"geomean,omitempty"`
+	Summary   jsonSummary  `json:"summary"`
 	Warnings  []string     `json:"warnings"`
+}
+
+// jsonSummary counts the rows by verdict (Summary); higher and lower
+// appear only for a metric whose better direction is unknown.
+type jsonSummary struct {
+	Worse        int `json:"worse"`
+	Better       int `json:"better"`
+	NoChange     int `json:"no_change"`
+	Inconclusive int `json:"inconclusive"`
+	Higher       int `json:"higher,omitempty"`
+	Lower        int `json:"lower,omitempty"`
 }
 
 type jsonKey struct {
@@ -358,6 +374,8 @@ func (r *Result) writeJSON(w io.Writer) error {
 			Note: row.Note,
 		})
 	}
+	sum := r.Summary()
+	jr.Summary = jsonSummary{sum.Worse, sum.Better, sum.NoChange, sum.Inconclusive, sum.Higher, sum.Lower}
 	if r.Geomean.N > 1 {
 		jr.Geomean = &jsonGeo{bench.Number(r.Geomean.Old), bench.Number(r.Geomean.New), bench.Number(r.Geomean.Ratio), r.Geomean.N}
 	}

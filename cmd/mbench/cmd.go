@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/internal/term"
 	"github.com/mbench/mbench/run"
 )
@@ -47,6 +48,15 @@ func (e *env) status(quiet bool) *term.Status {
 	e.stderr = s
 	s.Start(time.Second)
 	return s
+}
+
+// results is where a command writes a comparison: its stdout, on which
+// verdicts are coloured when it is a terminal that wants colour.
+func (e *env) results() io.Writer {
+	if term.Colour(e.stdout) {
+		return compare.Coloured(e.stdout)
+	}
+	return e.stdout
 }
 
 // quietFlag binds -q, which silences the status line.

@@ -59,7 +59,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				if err := res.Write(e.stdout, compare.Format(*format)); err != nil {
+				if err := res.Write(e.results(), compare.Format(*format)); err != nil {
 					return err
 				}
 				if *fail {

@@ -60,7 +60,7 @@ func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args 
 	if err != nil {
 		return r.end(ctx, cmp.Or(runErr, err), kept)
 	}
-	if err := result.Write(e.stdout, compare.Format(r.format)); err != nil {
+	if err := result.Write(e.results(), compare.Format(r.format)); err != nil {
 		return err
 	}
 	fmt.Fprint(head, notes)

@@ -175,7 +175,7 @@ func TestRunFixture(t *testing.T) {
 	if code := mbench([]string{"compare", "-db", db, "a=fx", "b=" + txt}, &stdout, &stderr); code != 0 {
 		t.Fatalf("compare by label: exit %d\n%s", code, &stderr)
 	}
-	if strings.Contains(stdout.String(), "slower") || strings.Contains(stdout.String(), "faster") {
+	if !strings.Contains(stdout.String(), "\nsec/op: 0 slower, 0 faster, ") || strings.Count(stdout.String(), "slower") != 1 || strings.Count(stdout.String(), "faster") != 1 {
 		t.Errorf("a run compared with its own export changed:\n%s", &stdout)
 	}
 }
