@@ -31,7 +31,13 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{new(loopCount)},
 }
 
-const message = "b.N used as a problem size: the work per op then grows with b.N and ns/op means nothing; fix the size and loop b.N times"
+// The messages fit the benchmark's form: a b.N benchmark loops b.N
+// times over a fixed size; in a b.Loop benchmark b.N is no count the
+// code should use at all.
+const (
+	message     = "b.N used as a problem size: the work per op then grows with b.N and ns/op means nothing; fix the size and loop b.N times"
+	loopMessage = "b.N used as a problem size in a b.Loop benchmark: b.N is the iteration count the testing package chooses (0 inside the loop), not a size; give the problem a fixed size"
+)
 
 func run(pass *analysis.Pass) (any, error) {
 	counts := findLoopCounts(pass)
@@ -51,6 +57,16 @@ type checker struct {
 	sized map[*types.Var]bool
 	// parents maps each node of the body to its parent.
 	parents map[ast.Node]ast.Node
+}
+
+// message is the finding's message for the form of c's benchmark.
+func (c *checker) message() string {
+	for _, l := range c.body.Loops {
+		if l.Kind == benchfn.BLoop {
+			return loopMessage
+		}
+	}
+	return message
 }
 
 func (c *checker) check() {
@@ -76,7 +92,7 @@ func (c *checker) check() {
 				if !c.nSized(arg) || !c.sizeParam(fn, i, arg) || c.counts.is(fn, paramIndex(fn, i)) {
 					continue
 				}
-				c.pass.ReportRangef(arg, "%s", message)
+				c.pass.ReportRangef(arg, "%s", c.message())
 				break
 			}
 		}

@@ -39,7 +39,7 @@ func (c *checker) sizedSlice(n ast.Node, reported map[*ast.CallExpr]bool) {
 		}
 		if c.processedWhole(v) {
 			reported[call] = true
-			c.pass.ReportRangef(call, "%s", message)
+			c.pass.ReportRangef(call, "%s", c.message())
 		}
 	}
 }

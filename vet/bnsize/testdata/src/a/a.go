@@ -98,6 +98,14 @@ func BenchmarkFib(b *testing.B) {
 	sink = Fib(b.N) // want `b.N used as a problem size: the work per op then grows with b.N and ns/op means nothing; fix the size and loop b.N times`
 }
 
+// In a b.Loop benchmark the message says what b.N is there.
+func BenchmarkLoopThenFib(b *testing.B) {
+	for b.Loop() {
+		sink++
+	}
+	sink = Fib(b.N) // want `b.N used as a problem size in a b.Loop benchmark: b.N is the iteration count the testing package chooses \(0 inside the loop\), not a size; give the problem a fixed size`
+}
+
 func BenchmarkFibHalf(b *testing.B) {
 	sink = Fib(b.N / 2) // want `b.N used as a problem size`
 }
