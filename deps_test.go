@@ -43,6 +43,10 @@ const depsRules = `
 	# libraries report progress through callbacks.
 	NONE < internal/term;
 
+	# What the standard library's functions do to their arguments, the
+	# one table of the analyses of gen and vet.
+	NONE < internal/effects;
+
 	# internal/proc, through which every child process starts, and the
 	# private helpers of run, ab and gen.
 	internal/outfile < internal/proc, internal/probe, gen/internal/codec;
@@ -60,7 +64,7 @@ const depsRules = `
 	# A/B sessions and generated benchmarks, each row above the last.
 	run, store, internal/probe, internal/proc < duet;
 	duet, internal/gitrev < ab;
-	ab, gen/internal/codec < gen;
+	ab, gen/internal/codec, internal/effects < gen;
 
 	# The first changed commit between two revisions: a search over an
 	# oracle, which ab sessions implement.
@@ -76,7 +80,7 @@ const depsRules = `
 	# vet/crosscheck, which times a finding with and without its fix
 	# through run.
 	internal/outfile < vet/internal/benchfn, vet/internal/source;
-	vet/internal/benchfn < vet/internal/purity;
+	vet/internal/benchfn, internal/effects < vet/internal/purity;
 	vet/internal/benchfn, vet/internal/purity, vet/internal/source
 	< vet/bnsize, vet/constfold, vet/deadresult, vet/driftstate, vet/stoptimer;
 	run, vet/bnsize, vet/constfold, vet/deadresult, vet/driftstate, vet/stoptimer

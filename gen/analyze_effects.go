@@ -9,6 +9,8 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/mbench/mbench/internal/effects"
 )
 
 // This file finds the state a segment changes: the inputs it mutates
@@ -23,13 +25,13 @@ import (
 //     (a pointer, slice, map, channel, function or interface, or a struct
 //     or array holding one), to a call, as an argument or as the
 //     receiver of a method, unless the callee is known to only read it:
-//     the builtins len, cap, min, max, print, println, complex, real,
-//     imag and panic, a function of readOnlyFuncs, or a function or
-//     method of the segment's own package whose SSA form shows it never
-//     stores through the parameter, passes it to a call not known to
-//     only read it, or lets it escape (stored, sent, captured); append,
-//     copy (its destination), delete and clear change their first
-//     argument;
+//     a builtin or a function of the standard library that package
+//     effects says only reads (len, bytes.Equal, a method of time.Time),
+//     or a function or method of the segment's own package whose SSA
+//     form shows it never stores through the parameter, passes it to a
+//     call not known to only read it, or lets it escape (stored, sent,
+//     captured); append, copy (its destination), delete and clear change
+//     their first argument;
 //   - for a package-level variable, it assigns the variable itself.
 //
 // For a package-level variable, a call counts only when it certainly
@@ -41,46 +43,6 @@ import (
 // segment assigns (or ranges into) from an expression that mentions a
 // variable derived from x and whose type holds pointers: the analysis
 // of aliases is flow-insensitive, so it errs on the side of mutation.
-
-// readOnlyFuncs are functions of the standard library that only read the
-// state their arguments refer to.
-var readOnlyFuncs = map[string]bool{
-	"bytes.Compare": true, "bytes.Contains": true, "bytes.Count": true,
-	"bytes.Equal": true, "bytes.EqualFold": true, "bytes.HasPrefix": true,
-	"bytes.HasSuffix": true, "bytes.Index": true, "bytes.IndexByte": true,
-	"bytes.LastIndex": true,
-	"errors.New":      true,
-	"fmt.Errorf":      true, "fmt.Sprint": true, "fmt.Sprintf": true, "fmt.Sprintln": true,
-	"slices.BinarySearch": true, "slices.Compare": true, "slices.Contains": true,
-	"slices.Equal": true, "slices.Index": true, "slices.IsSorted": true,
-	"slices.Max": true, "slices.Min": true,
-	"sort.IsSorted": true, "sort.SearchFloat64s": true, "sort.SearchInts": true,
-	"sort.SearchStrings":          true,
-	"strconv.Quote":               true,
-	"unicode/utf8.DecodeLastRune": true, "unicode/utf8.DecodeRune": true,
-	"unicode/utf8.FullRune": true, "unicode/utf8.RuneCount": true,
-	"unicode/utf8.Valid": true,
-}
-
-// readOnlyTypes are types of the standard library whose methods only
-// read their receiver and arguments.
-var readOnlyTypes = map[string]bool{
-	"regexp.Regexp": true, "time.Duration": true, "time.Location": true, "time.Time": true,
-}
-
-// readOnlyMethod reports whether f is a method of readOnlyTypes.
-func readOnlyMethod(f *types.Func) bool {
-	recv := f.Signature().Recv()
-	if recv == nil {
-		return false
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && readOnlyTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
-}
 
 // An ssaCache builds the SSA form of a package once, when a segment
 // calls a function of its package with a value it may change.
@@ -199,19 +161,13 @@ func (c *ssaCache) callReads(caller *ssa.Function, call *ssa.CallCommon, v ssa.V
 		return false
 	}
 	if b, ok := call.Value.(*ssa.Builtin); ok {
-		switch b.Name() {
-		case "len", "cap", "min", "max", "print", "println", "complex", "real", "imag", "panic", "ssa:wrapnilchk":
-			return true
-		case "append", "copy":
-			return call.Args[0] != v
-		}
-		return false
+		return reads(effects.Builtin(b.Name()), call.Args, v)
 	}
 	callee := call.StaticCallee()
 	if callee == nil || callee.Pkg == nil || callee.Pkg != caller.Pkg {
 		if callee != nil && callee.Object() != nil {
-			if f, ok := callee.Object().(*types.Func); ok && readOnlyFuncs[funcName(f)] {
-				return true
+			if f, ok := callee.Object().(*types.Func); ok {
+				return reads(effects.Of(f), call.Args, v)
 			}
 		}
 		return false
@@ -224,12 +180,16 @@ func (c *ssaCache) callReads(caller *ssa.Function, call *ssa.CallCommon, v ssa.V
 	return true
 }
 
-// funcName returns "path.Name" for a package-level function.
-func funcName(f *types.Func) string {
-	if f.Pkg() == nil || f.Signature().Recv() != nil {
-		return ""
+// reads reports whether a call of a function with effect f, with args,
+// only reads the state reachable from v, one of the args.
+func reads(f effects.Func, args []ssa.Value, v ssa.Value) bool {
+	switch f.Effect {
+	case effects.ReadsOnly:
+		return true
+	case effects.ChangesFirst:
+		return args[0] != v
 	}
-	return f.Pkg().Path() + "." + f.Name()
+	return false
 }
 
 // holdsPointers reports whether a value of type t refers to other
@@ -417,14 +377,6 @@ type argChange struct {
 	certain bool
 }
 
-// sortFuncs are functions of the standard library that reorder the
-// slice they get.
-var sortFuncs = map[string]bool{
-	"sort.Float64s": true, "sort.Ints": true, "sort.Slice": true, "sort.SliceStable": true,
-	"sort.Sort": true, "sort.Stable": true, "sort.Strings": true,
-	"slices.Reverse": true, "slices.Sort": true, "slices.SortFunc": true, "slices.SortStableFunc": true,
-}
-
 // changedArgs returns the arguments of call (the receiver of a method
 // included) whose reachable state the call may change.
 func (a *analyzer) changedArgs(call *ast.CallExpr) []argChange {
@@ -434,8 +386,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []argChange {
 	fun := ast.Unparen(call.Fun)
 	if id, ok := fun.(*ast.Ident); ok {
 		if b, ok := a.info.Uses[id].(*types.Builtin); ok {
-			switch b.Name() {
-			case "append", "copy", "delete", "clear":
+			if effects.Builtin(b.Name()).Effect == effects.ChangesFirst {
 				return []argChange{{call.Args[0], true}}
 			}
 			return nil
@@ -467,9 +418,10 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []argChange {
 	if obj != nil && obj.Pkg() == a.pkg && !isInterfaceMethod(obj) {
 		fn = a.ssa.function(a.seg.Pkg, obj)
 	}
+	std := effects.Of(obj)
 	var changed []argChange
 	for i, arg := range args {
-		certain := fn != nil || obj != nil && sortFuncs[funcName(obj)]
+		certain := fn != nil || std.Effect == effects.ChangesFirst
 		if recv != nil && i == 0 {
 			certain = certain || isPointer(obj.Signature().Recv().Type())
 			// A method with a pointer receiver called on an addressable
@@ -480,7 +432,7 @@ func (a *analyzer) changedArgs(call *ast.CallExpr) []argChange {
 		} else if !holdsPointers(a.info.TypeOf(arg)) {
 			continue
 		}
-		if obj != nil && (readOnlyFuncs[funcName(obj)] || readOnlyMethod(obj)) {
+		if std.Effect == effects.ReadsOnly {
 			continue
 		}
 		if fn != nil {

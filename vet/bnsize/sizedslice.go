@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/mbench/mbench/internal/effects"
 )
 
 // sizedSlice reports s := make([]T, b.N) (or a Repeat) when s is later
@@ -92,7 +94,8 @@ func (c *checker) processedWhole(v *types.Var) bool {
 }
 
 // processes reports whether call, outside loops, hands its argument arg
-// to the package under test or sorts it in place.
+// to the package under test or sorts it in place, in O(n log n)
+// (effects.Sorts).
 func (c *checker) processes(call *ast.CallExpr, arg ast.Expr) bool {
 	if !containsArg(call, arg) || c.inLoop(call) || c.resultConsumed(call, true) {
 		return false // a writer over a buffer sized for the iterations
@@ -101,14 +104,7 @@ func (c *checker) processes(call *ast.CallExpr, arg ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	return sortFuncs[fn.FullName()] || c.underTestCall(call, fn)
-}
-
-// sortFuncs sort their argument in place, in O(n log n).
-var sortFuncs = map[string]bool{
-	"sort.Ints": true, "sort.Strings": true, "sort.Float64s": true,
-	"sort.Sort": true, "sort.Stable": true, "sort.Slice": true, "sort.SliceStable": true,
-	"slices.Sort": true, "slices.SortFunc": true, "slices.SortStableFunc": true,
+	return effects.Sorts(fn) || c.underTestCall(call, fn)
 }
 
 func containsArg(call *ast.CallExpr, arg ast.Expr) bool {

@@ -7,19 +7,13 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/mbench/mbench/internal/effects"
 	"github.com/mbench/mbench/vet/internal/benchfn"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// sortFuncs sort their first argument in place.
-var sortFuncs = map[string]bool{
-	"sort.Ints": true, "sort.Strings": true, "sort.Float64s": true,
-	"sort.Sort": true, "sort.Stable": true, "sort.Slice": true, "sort.SliceStable": true,
-	"slices.Sort": true, "slices.SortFunc": true, "slices.SortStableFunc": true,
-}
-
 // isSort reports whether call sorts its first argument in place: a
-// function of sortFuncs, or a function of the package under test whose
+// standard function that does (effects.Sorts), or a function of the package under test whose
 // name contains "sort" (any case), whose first parameter is a slice and
 // which returns nothing, so that it can only work in place (BubbleSort(xs)).
 func (c *checker) isSort(call *ast.CallExpr) bool {
@@ -27,7 +21,7 @@ func (c *checker) isSort(call *ast.CallExpr) bool {
 	if !ok || len(call.Args) == 0 {
 		return false
 	}
-	if sortFuncs[fn.FullName()] {
+	if effects.Sorts(fn) {
 		return true
 	}
 	sig := fn.Signature()
@@ -104,25 +98,15 @@ func (c *checker) onlySortedIn(v *types.Var) bool {
 	return ok
 }
 
-// readOnlyFuncs read a slice without changing it: checks that the sort
-// worked, searches.
-var readOnlyFuncs = map[string]bool{
-	"sort.IntsAreSorted": true, "sort.StringsAreSorted": true, "sort.Float64sAreSorted": true,
-	"sort.IsSorted": true, "sort.SliceIsSorted": true, "sort.SearchInts": true,
-	"sort.SearchStrings": true, "sort.SearchFloat64s": true,
-	"slices.IsSorted": true, "slices.IsSortedFunc": true, "slices.BinarySearch": true,
-	"slices.BinarySearchFunc": true, "slices.Contains": true, "slices.Index": true,
-	"slices.Equal": true, "slices.Max": true, "slices.Min": true,
-}
-
-// readOnly reports whether call is len, cap or a function of
-// readOnlyFuncs.
+// readOnly reports whether call reads its arguments without changing
+// them: a builtin such as len or cap, or a standard function (checks that
+// the sort worked, searches) that only reads (package effects).
 func readOnly(info *types.Info, call *ast.CallExpr) bool {
 	switch fn := typeutil.Callee(info, call).(type) {
 	case *types.Builtin:
-		return fn.Name() == "len" || fn.Name() == "cap"
+		return effects.Builtin(fn.Name()).Effect == effects.ReadsOnly
 	case *types.Func:
-		return readOnlyFuncs[fn.FullName()]
+		return effects.Reads(fn)
 	}
 	return false
 }

@@ -24,9 +24,9 @@
 // Summaries cross package boundaries as facts, so a benchmark in package
 // p_test sees the summaries of functions of p. Standard-library packages
 // are not analysed (that would mean building SSA for every dependency);
-// instead a short table lists standard functions that are compiler
-// intrinsics or pure inlinable code, each with the rewrite rule that makes
-// it removable or foldable.
+// instead the table of internal/effects says which standard functions and
+// builtins the compiler turns into plain instructions (Func.Plain):
+// intrinsics or one line of them, and whether they fold.
 package purity
 
 import (
@@ -43,6 +43,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/mbench/mbench/internal/effects"
 	"github.com/mbench/mbench/vet/internal/benchfn"
 )
 
@@ -246,6 +247,30 @@ func (r *Result) Lookup(fn *types.Func) *Summary {
 		return s
 	}
 	return std(fn)
+}
+
+// Costs of the standard functions the compiler turns into plain
+// instructions, in syntax nodes.
+const (
+	intrinsicCost = 4 // a call node and its arguments
+	oneLineCost   = 8 // a one-line function of intrinsics
+)
+
+// std returns the summary of fn, a function of the standard library, from
+// the table of package effects, or nil.
+func std(fn *types.Func) *Summary {
+	if fn.Signature().Recv() != nil {
+		return nil
+	}
+	p := effects.Of(fn).Plain
+	if p == nil {
+		return nil
+	}
+	cost := oneLineCost
+	if p.Intrinsic {
+		cost = intrinsicCost
+	}
+	return &Summary{Foldable: p.Foldable, Cost: cost, Ops: p.Ops}
 }
 
 // Callee returns the summary of the function a static call calls, or nil
@@ -473,7 +498,7 @@ func summarise(d *decl, res *Result) *Summary {
 			}
 			switch callee := call.Call.Value.(type) {
 			case *ssa.Builtin:
-				if !pureBuiltins[callee.Name()] {
+				if effects.Builtin(callee.Name()).Plain == nil {
 					return nil
 				}
 			case *ssa.Function:
@@ -878,15 +903,6 @@ func feedsBranch(v ssa.Value) bool {
 		next, _ := r.(ssa.Value)
 		return next, false
 	})
-}
-
-// pureBuiltins are the builtins that compile to plain arithmetic or loads.
-// (append, copy, clear, delete and print have effects or runtime calls;
-// ssa:wrapnilchk is the nil check go/ssa inserts before method calls.)
-var pureBuiltins = map[string]bool{
-	"len": true, "cap": true, "min": true, "max": true,
-	"real": true, "imag": true, "complex": true,
-	"ssa:wrapnilchk": true,
 }
 
 // arith returns what folding instr would save: 1 for an integer
