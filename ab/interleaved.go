@@ -94,9 +94,9 @@ type Config struct {
 // long ones in the same time; the two warm-up iterations and at least two
 // operations per iteration put every benchmark in the steady state `go
 // test` measures. Ten rounds before the first look give the interval's t
-// nine degrees of freedom. The budget of 10s per benchmark, 40% of what
-// `go test -count 10` of both versions takes, bounds the sessions of
-// benchmarks that stay undecided; at about half a second a round it holds
+// nine degrees of freedom. The budget of 10s per benchmark, less than `go
+// test -count 10` of both versions takes (docs/eval/ab.md), bounds the
+// sessions of benchmarks that stay undecided; at about half a second a round it holds
 // some 20 rounds, so the looks stop at 40 (10, 15, 23, 40).
 var DefaultConfig = Config{
 	Bench:           ".",

@@ -508,9 +508,8 @@ const (
 
 // shiftWarning recognises the pattern a shift of the whole machine between
 // two runs leaves: nearly every benchmark moves the same way by a similar
-// amount. On a shared VM we saw two consecutive runs of the same binary
-// differ by 5.6% in geometric mean, every benchmark by 2-10%
-// (docs/eval/run.md). The data cannot tell such a shift from a change that
+// amount, as two consecutive runs of the same binary on a shared machine
+// do (docs/eval/run.md). The data cannot tell such a shift from a change that
 // slows everything, so this only warns; verdicts stand. The two halves of a
 // duet ran at the same time, and those of an interleaved session in the
 // same round, so a shift of the machine hits both and cancels in the paired

@@ -34,8 +34,8 @@ var DefaultPairedOptions = PairedOptions{
 // OneSidedRule says when a disturbance hit one side of a duet only. A
 // disturbance that hits both sides — the interference duet benchmarking is
 // made for — cancels in the ratio; one that slows one CPU and not the other
-// does not, and on small virtual machines that happens (a vCPU slowed by
-// 40–80% for seconds while its sibling ran normally). A value is disturbed
+// does not, and on small virtual machines that happens (a vCPU slowed for
+// seconds while its sibling ran normally). A value is disturbed
 // when its log deviates from its reference (its run's median for a pair,
 // the median over runs for a run's own median) by more than
 // max(log(1+Cut), Scales × the robust standard deviation 1.4826·MAD of

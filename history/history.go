@@ -19,9 +19,9 @@
 // A point's interval is the kind `mbench run` reports: the hierarchical
 // bootstrap of the mean over forks and then iterations (stats.Hierarchical,
 // here with 1,000 replicates), widened for few forks (stats.Expand). A
-// history of a whole suite has many points: a replicate costs about 4 ns
-// per value, so 1,000 benchmarks over 200 runs of 6 values each would spend
-// 7 s of CPU in bootstraps, and ten times that with 50 iterations a run.
+// history of a whole suite has many points: a replicate costs a uniform
+// draw per value, so 1,000 benchmarks over 200 runs would spend
+// 1,000 × 200 × 1,000 draws times the values of a run in bootstraps.
 // When an analysis holds more than MaxBootstrap points, every point's
 // interval is instead Student's t interval over the means of its forks,
 // the interval Expand matches the bootstrap to, which costs one pass. A run measured in one process has no

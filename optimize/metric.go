@@ -87,8 +87,8 @@ func (m Metric) valid() bool { return m >= CV && m <= RCIWMedian }
 // before it. Two things make them cheaper than calling stats:
 //
 //   - The interval's two quantiles of the replicates are found by selection,
-//     O(B), instead of sorting, O(B log B): sorting 10,000 replicates takes
-//     about 0.6 ms, five times the draws of a 3-value configuration.
+//     O(B), instead of sorting, O(B log B): sorting 10,000 replicates costs
+//     several times the draws of a 3-value configuration.
 //   - When a limit is given, the replicates are drawn in chunks and after
 //     each chunk a lower bound of the final width is checked; once it exceeds
 //     the limit the configuration is certainly unstable and the rest is not

@@ -126,7 +126,7 @@ func discoveryError(fe *ForkError) error {
 // alone: the testing package starts the ramp from one call with b.N = 1
 // and ends it there when that call lasted iter, as a cold first op of a
 // few milliseconds does at short iterations (a parser whose first document
-// took 35–380 ms and every later one 8–13 ms calibrated to one op at 50ms).
+// took many times as long as every later one calibrated to one op).
 // CalibrateWarm does not.
 func Calibrate(ctx context.Context, t *Target, iter time.Duration, benchmem bool, timeout time.Duration) (int, *bench.Measurement, error) {
 	return calibrate(ctx, t, iter, benchmem, timeout, 1)

@@ -307,9 +307,9 @@ func runOne(ctx context.Context, res *Result, ctrl *stop.Controller, fork *int, 
 // N > 1; at N = 1 that first call is the result. The first result of a
 // process is then the process's first op: lazily allocated buffers, caches
 // filled on first use, the heap growing and its pages touched for the
-// first time, all charged to one op. (A parser measured so showed
-// 35–380 ms/op and 73 MB/op where `go test -benchtime 1s` showed 8–13 ms/op
-// and 0 B/op.) At N = 2 every result of a b.N loop is timed after an
+// first time, all charged to one op. (A parser measured so showed many
+// times the ms/op of `go test -benchtime 1s`, and megabytes per op where
+// go test showed none.) At N = 2 every result of a b.N loop is timed after an
 // untimed op of its own process, as every result of `go test` is. A higher
 // minimum would not remove more: what outlasts one op is left to warm-up
 // (stop.Steady), which discards iterations until their per-op figures

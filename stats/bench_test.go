@@ -74,8 +74,9 @@ func TestAllocsPerReplicate(t *testing.T) {
 	}
 }
 
-// BenchmarkHierarchical99_5x50_1000 is the reference case of the package
-// doc: 5 forks × 50 iterations, 1,000 replicates, 99 %, the mean.
+// BenchmarkHierarchical99_5x50_1000 is the reference case of
+// docs/eval/run.md: 5 forks × 50 iterations, 1,000 replicates, 99 %, the
+// mean.
 func BenchmarkHierarchical99_5x50_1000(b *testing.B) {
 	d := newBenchData()
 	bs := Bootstrap{0.99, 1000}

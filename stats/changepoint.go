@@ -54,8 +54,8 @@ import (
 // at the price of seeing a step only MinSize values after it.
 //
 // The t-test of a split chosen as the largest q̂ of many is
-// anti-conservative: in a seeded simulation about 8% of flat series of 200
-// values with 2% noise show a step at p 0.001 (TestChangePointsFlatLevel).
+// anti-conservative: flat series of noise show a step at p 0.001 far more
+// often than once in a thousand (TestChangePointsFlatLevel counts them).
 // MinChange, a step too small to matter, is what keeps such noise out of a
 // report; the permutation test accounts for the search.
 //

@@ -47,20 +47,7 @@
 // resample is never built and never sorted. TestAllocsPerReplicate holds
 // allocations at 100 and 10,000 replicates equal.
 //
-// Measured on a 2-core VM (Intel Xeon, go1.26, `go test -bench . -benchmem`),
-// 250 values (5 forks × 50 iterations per side; GeoMeanRatio: 10 runs × 100
-// ratios), 99 %:
-//
-//	                             1,000 replicates    10,000 replicates   allocs/op
-//	Hierarchical99_5x50_1000     1.0 ms              –                   4
-//	Percentile mean / median     0.9 / 1.5 ms        9.5 / 14 ms         5 / 9
-//	Studentized                  0.9 ms              9.6 ms              3
-//	Hierarchical mean / median   1.0 / 1.5 ms        10 / 15 ms          5 / 9
-//	HierarchicalRatio mean / med 1.9 / 3.0 ms        20 / 30 ms          8 / 16
-//	BlockRatio mean / median     1.1 / 1.9 ms        11 / 19 ms          8 / 16
-//	GeoMeanRatio                 0.09 ms             1.1 ms              4
-//	KLSimilarity (1,000 points, 250 values each side): 3.4 ms, 8 allocs
-//
-// allocs/op include the generator each call is given. The cost is dominated
-// by the uniform draws, about 4 ns each.
+// The cost of each bootstrap, from the benchmarks of this package, is in
+// docs/eval/run.md (section "The statistics behind compare"): uniform
+// draws dominate it.
 package stats

@@ -12,8 +12,9 @@ import (
 //
 // A percentile bootstrap behaves like a normal interval computed with the
 // plug-in variance, which divides by n: both are too narrow for few units.
-// With 5 forks a nominal 99% hierarchical interval of a ratio let through
-// 3.7% false alarms in a seeded A/A simulation (compare.TestFalsePositives).
+// With 5 forks a nominal 99% hierarchical interval of a ratio lets through
+// more than 1% false alarms in A/A comparisons; compare.TestFalsePositives
+// holds the rate at 1% with Expand.
 // When the units are exchangeable, the exact interval for a mean is
 // Student's t over the unit means with n−1 degrees of freedom; for forks
 // this holds whatever the split of variance between and within forks, since

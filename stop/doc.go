@@ -55,23 +55,20 @@
 // -wi-max", which could not help. Only a fork that reaches wi_max with its
 // window still trending warns now; Report.WarmupTrend records it.
 //
-// The evidence: in go-toml (docs/eval/run.md) no warm-up effect lasts
-// beyond a fork's first iteration (iteration 0 at a median 1.006 of the
-// steady state, 1–11 at 0.995–1.001; 71 forks), so mbench run's -wi-min 1
-// discards that one, and a slope needs 3 values, so with -wi-min below 3
-// warm-up is exactly -wi-min. On examples/suite with mbench run's defaults
-// (-wi-min 1 -wi-max 10, three runs of the old and the new rule taken
-// alternately on a shared 2-vCPU VM), the old rule spent 510–599 of 765–904
-// iterations (66%) in warm-up, 10 per fork, warned on all 7 benchmarks and
-// took 56–62 s (median 58 s); the new one spent 52–60 of 312–360 (17%), one
-// per fork, warned on none and took 16–33 s (median 31 s). A warm-up that
-// still decays is kept (TestDecayingWarmupWarns); raise -wi-min to 5 or so
-// to let the slope extend warm-up where a benchmark needs it.
+// The evidence is in docs/eval/run.md (section Time): in go-toml no
+// warm-up effect lasts beyond a fork's first iteration, so mbench run's
+// -wi-min 1 discards that one, and a slope needs 3 values, so with -wi-min
+// below 3 warm-up is exactly -wi-min; on examples/suite the rule with the
+// trend spends a fraction of the criterion's warm-up iterations and warns
+// on no benchmark, where the criterion alone ran every fork to wi_max and
+// warned on all. A warm-up that still decays is kept
+// (TestDecayingWarmupWarns); raise -wi-min to 5 or so to let the slope
+// extend warm-up where a benchmark needs it.
 //
 // # Warm-up: steady per-op figures
 //
 // The criteria and the trend watch one metric; neither sees a fork whose
-// first iteration allocates 73 MB per op and its second nothing, and with
+// first iteration allocates megabytes per op and its second nothing, and with
 // wi_min 1 the second iteration is already measured. So the warm-up
 // checkpoint also asks the per-op figures (PerOp: sec/op, B/op,
 // allocs/op) to be steady under Steady, DefaultSteady's tolerances:
@@ -98,8 +95,7 @@
 //     both measure change, ours is the slightly stricter.
 //   - KLD's warm-up distributions grow from the fork's first iteration (He
 //     et al.; the authors' code) instead of from i': p of 2 to 6 single
-//     numbers averages about 0.96 on stationary noise and would almost
-//     never pass 0.99 (see KLD). It averages p over the window as the paper
+//     numbers stays below 0.99 on stationary noise (see KLD). It averages p over the window as the paper
 //     says; the authors' code takes the minimum.
 //   - The fork checks compare forks 1..f with 1..f−1 only (the authors'
 //     code's fork window of 2). Eq. (2)'s vector runs from fork 1, and its
@@ -119,20 +115,15 @@
 //
 // A warm-up check runs after every warm-up iteration and must cost well
 // under 1% of one (100ms–1s), i.e. under about 1ms; a fork check runs once
-// per fork of at least 11 iterations. BenchmarkCheck, on a shared 2-vCPU
-// Intel Xeon (fastest of 5 runs of 200 checks):
-//
-//	check                                     cv       rciw     kld
-//	warm-up, first check (6 or 7 values)      0.5µs    0.21ms   0.47ms
-//	warm-up after 30 values (wi_max)          0.5µs    0.20ms   0.44ms
-//	forks, 5 × 10 (DefaultConfig's f_max)     0.6µs    0.24ms   0.77ms
-//	forks, 10 × 10                            0.8µs    0.44ms   1.5ms
+// per fork of at least 11 iterations. BenchmarkCheck times the checks of
+// each criterion; the figures are in docs/eval/run.md (section Time).
 //
 // RCIW costs Replicates × values uniform draws per interval; KLD evaluates
 // two kernel density estimates of all values on 1,000 points per
 // probability. A Controller memoizes what earlier checks of the same fork
 // (KLD's p_x) or benchmark (RCIW's interval of forks 1..f−1) already
 // computed, which keeps both linear in the data instead of Window times
-// that; see memoizer. KLD's fork check has nothing to reuse and at 10 forks
-// exceeds 1ms, still under 0.01% of the fork it concludes.
+// that; see memoizer. KLD's fork check has nothing to reuse, and its cost
+// grows with the forks, but a fork check concludes a fork of many
+// iterations.
 package stop

@@ -22,11 +22,10 @@ import (
 // from the window's start as Laaber et al. 2020's Eq. (1) writes: in JMH an iteration
 // carries thousands of invocation samples, in Go one number, and the KDE of
 // the 2 to 6 numbers of Eq. (1)'s window moves so much with each added value
-// that p averages about 0.96 on stationary Gaussian noise and essentially
-// never passes 0.99. Grown from the fork's start, p passes after about 14
-// stationary values (90% by 19), close to the 14.1 ± 6.9 warm-up iterations
-// the paper reports for KLD (§5.4.2). The smallest p_x needs two values
-// before it, so Warmup needs Window+2 values.
+// that p stays below 0.99 on stationary noise. Grown from the fork's start,
+// p passes after about as many stationary values as the warm-up the paper
+// reports for KLD (14.1 ± 6.9 iterations, §5.4.2). The smallest p_x needs
+// two values before it, so Warmup needs Window+2 values.
 //
 // Forks computes one probability (a fork window of 2, as the authors' JMH
 // fork; see the package comment),

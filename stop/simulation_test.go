@@ -10,9 +10,7 @@ import (
 // warm-up ends at wi_min in at least 90% of forks for every criterion: the
 // window shows no trend, whatever the criterion thinks of the noise. Ending
 // later takes a slope with p ≤ TrendLevel (5%) in the window; none of them
-// reaches wi_max still trending. Before the trend check, CV and RCIW stopped
-// after a median of 6 to 9 values and KLD after 12 to 18, and at 20% noise
-// CV and RCIW ran to wi_max.
+// reaches wi_max still trending.
 func TestStationaryWarmup(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulation")

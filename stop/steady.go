@@ -47,7 +47,8 @@ type Steady struct {
 // DefaultSteady is the rule mbench run applies.
 //
 //   - Rel 10%: the warm-up this rule is for moves B/op by multiples (a
-//     parser allocating 73 MB on its first document and 0 B afterwards);
+//     parser allocating megabytes on its first document and nothing
+//     afterwards);
 //     a per-op figure that varies by a few percent from iteration to
 //     iteration (maps growing at different points, a pool refilled after
 //     the testing package's GC between iterations) is not warm-up, and
@@ -60,8 +61,7 @@ type Steady struct {
 //     coefficient of variation of 10% (the threshold of run's "noisy"
 //     warning) makes the earlier one more than 25% slower in one pair in
 //     17 (log-normal: P(Z > ln 1.25 / (0.1·√2)) = 5.7%), which costs one
-//     more warm-up iteration; cold iterations are slower by factors (3 to
-//     30 in the parser above).
+//     more warm-up iteration; cold iterations are slower by factors.
 var DefaultSteady = Steady{Rel: 0.10, Bytes: 16, Allocs: 1, Steep: 1.25}
 
 // Agree returns "" when iteration a is in the state of iteration b under

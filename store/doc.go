@@ -31,10 +31,9 @@
 //     lose the last commits on power loss, though never corrupt the file; it
 //     saves little here, since an iteration lasts far longer than an fsync.)
 //
-// BenchmarkAppend (one measurement with three values per call) measured
-// 0.75 to 1.1 ms per Append on ext4 on a virtual disk, against 0.12 ms with
-// synchronous=NORMAL: nearly all of it is the fsync. Iterations last 50 ms
-// or more, so durability per iteration costs about 2% of the run's time.
+// Nearly all of an Append's time is that fsync (BenchmarkAppend times
+// one). Iterations last 50 ms or more, far longer than an fsync, so
+// durability per iteration costs a small part of the run's time.
 //
 // # Sharing the file
 //

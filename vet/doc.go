@@ -39,15 +39,13 @@
 // # How far to trust a finding
 //
 // The rules were written on one set of modules and measured on sets of
-// modules they had not seen, every finding checked by hand and many timed
-// against a fixed version. On eleven such sets, 53 of 82 static findings
-// were true (64.6%, Wilson 95% interval 53.8-74.1%): a finding is a reason
-// to look, not proof. Running decides better. `mbench vet -run` times the
-// benchmark of each finding as written and with its fix, or at growing b.N
-// for findings that say ns/op depends on b.N, and -confirmed keeps only the
-// findings the timings bear out: 90-93% of those were true (37 of 41 on
-// the same sets). `mbench vet -run -confirmed` is the gate to use in CI;
-// the static findings serve while writing benchmarks.
+// modules they had not seen, every finding checked by hand; how many were
+// true is in docs/eval/vet.md. A static finding is a reason to look, not
+// proof. Running decides better: `mbench vet -run` times the benchmark of
+// each finding as written and with its fix, or at growing b.N for
+// findings that say ns/op depends on b.N, and -confirmed keeps only the
+// findings the timings bear out. `mbench vet -run -confirmed` is the gate
+// to use in CI; the static findings serve while writing benchmarks.
 //
 // # Drivers
 //

@@ -147,9 +147,9 @@ func checkSize(ctx context.Context, v *Verdict, bin run.Binary, opts Options) er
 	// cheaper: for that finding a fall confirms too.
 	falls := v.Finding.Analyzer == "driftstate" && v.Finding.Category == driftstate.CategorySorted
 	// Other load slows the long runs, which share the CPU with it, more
-	// than the short ones, which fit in a time slice: under two CPU-bound
-	// processes on two cores a fixed-cost benchmark measured 2.1x. The
-	// bar for a confirmation rises with the CPUs the load kept busy.
+	// than the short ones, which fit in a time slice, so that a
+	// fixed-cost benchmark seems to grow with b.N. The bar for a
+	// confirmation rises with the CPUs the load kept busy.
 	other := load.cpus()
 	bar := growRatio * (1 + other)
 	busy := ""
