@@ -261,14 +261,7 @@ func Interleaved(ctx context.Context, cfg Config, db *store.Store, meta *bench.R
 	}
 	s.ID, s.Run = id, &run
 	err = s.rounds(ctx)
-	status := "complete"
-	switch {
-	case ctx.Err() != nil:
-		status = "interrupted"
-	case err != nil:
-		status = "failed"
-	}
-	if ferr := db.Finish(id, time.Now(), status); ferr != nil && err == nil {
+	if ferr := db.Finish(id, time.Now(), store.EndStatus(ctx, err)); ferr != nil && err == nil {
 		err = ferr
 	}
 	return s, err
@@ -317,14 +310,7 @@ func Resume(ctx context.Context, cfg Config, db *store.Store, id string) (*Sessi
 		return nil, err
 	}
 	err = s.rounds(ctx)
-	status := "complete"
-	switch {
-	case ctx.Err() != nil:
-		status = "interrupted"
-	case err != nil:
-		status = "failed"
-	}
-	if ferr := db.Finish(s.ID, time.Now(), status); ferr != nil && err == nil {
+	if ferr := db.Finish(s.ID, time.Now(), store.EndStatus(ctx, err)); ferr != nil && err == nil {
 		err = ferr
 	}
 	return s, err

@@ -440,13 +440,7 @@ func (s *ParallelSession) Run(ctx context.Context, log io.Writer) (*ParallelResu
 	} else {
 		skews, err = s.benchmarks(ctx, log)
 	}
-	status := "complete"
-	switch {
-	case ctx.Err() != nil:
-		status = "interrupted"
-	case err != nil:
-		status = "failed"
-	}
+	status := store.EndStatus(ctx, err)
 	for _, id := range []string{s.Old.ID, s.New.ID} {
 		if ferr := s.db.Finish(id, time.Now(), status); ferr != nil {
 			s.warnings = append(s.warnings, fmt.Errorf("recording the end of run %s: %v", id, ferr))

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
@@ -26,6 +27,19 @@ const (
 	StatusInterrupted = "interrupted"
 	StatusFailed      = "failed"
 )
+
+// EndStatus is the status to Finish a run with whose work ended with err
+// under ctx: StatusInterrupted when ctx was cancelled, StatusFailed on any
+// other error, StatusComplete otherwise.
+func EndStatus(ctx context.Context, err error) string {
+	switch {
+	case ctx.Err() != nil:
+		return StatusInterrupted
+	case err != nil:
+		return StatusFailed
+	}
+	return StatusComplete
+}
 
 // Latest is the reference Resolve reads as the newest run. It cannot be used
 // as a run id or label.
