@@ -138,7 +138,7 @@ func sampleRun() *Run {
 			Host: "ci-7", Instance: "ci-large", Load: new(0.25), Busy: new(0.0),
 		},
 		Start: t0, End: t0.Add(time.Minute),
-		Settings: map[string]string{"criterion": "cv", "iter": "100ms"},
+		Settings: map[string]string{SettingCriterion: "cv", SettingIter: "100ms"},
 		Units:    []UnitMeta{{"widgets/op", "better", "higher"}},
 	}
 	k := Key{Package: "example.com/p", Name: "Decode/size=1k", Procs: 2}

@@ -25,7 +25,7 @@ func manyForks(label string, forks int, factor func(i int) float64) *bench.Run {
 	r := &bench.Run{ID: label + "-id", Label: label,
 		Platform: bench.Platform{Toolchain: "go1.26.0", GOOS: "linux", GOARCH: "amd64", Host: "bench1", CPU: "Test CPU @ 3.00GHz"},
 		Start:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Settings: map[string]string{"criterion": "cv"}}
+		Settings: map[string]string{bench.SettingCriterion: "cv"}}
 	names := []string{"Decode/small", "Decode/large", "Encode/small", "Encode/large", "Marshal", "Unmarshal"}
 	for i, name := range names {
 		k := bench.Key{Package: "github.com/example/project/internal/codec", Name: name, Procs: 8}
@@ -53,7 +53,7 @@ func manyForks(label string, forks int, factor func(i int) float64) *bench.Run {
 						{Value: math.Round(64 * float64(i+1) * factor(i)), Unit: "B/op"}, {Value: float64(i + 1), Unit: "allocs/op"}}})
 			}
 		}
-		r.Settings["stop/"+k.String()] = fmt.Sprintf("stable after %d forks (cv 0.01)", forks)
+		r.Settings[bench.StopSetting(k, "")] = fmt.Sprintf("stable after %d forks (cv 0.01)", forks)
 	}
 	return r
 }
