@@ -26,6 +26,9 @@
 //	cum_k(f)  = Σ value of samples with f anywhere in the stack · scale_k / ops_k
 //
 // a sample counting once in cum_k however often f recurs in its stack.
+// A sample taken in the runtime's asynchronous preemption
+// (runtime.asyncPreempt and what it calls) counts for the function it
+// interrupted.
 // The change of f is mean_k(new) − mean_k(old), with Welch's interval
 // over the processes (stats.Welch): the processes are the independent
 // units, so the interval holds the profile's sampling error and the
@@ -36,7 +39,10 @@
 // # Naming the functions at fault
 //
 // A profile has hundreds of functions, and at 95% some of them would
-// show a change by chance alone. The functions are selected by the
+// show a change by chance alone. Only functions whose flat value is at
+// least 0.5% of the total in one version are tested (m of them): the
+// rest could not explain a change that matters, and a choice made on
+// size alone leaves the test of the change valid. They are selected by the
 // Benjamini–Hochberg procedure at false discovery rate Alpha over the
 // p-values of their flat changes, and each function's interval is taken
 // at the level 1 − R·Alpha/m for R selected of m tested: the false

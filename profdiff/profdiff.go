@@ -65,6 +65,10 @@ type Row struct {
 	// Flat is the time (or allocation) in the function itself, Cum in
 	// the function and everything it calls.
 	Flat, Cum Change
+	// Tested reports that the function's flat value was large enough in
+	// one version to be tested (see Diff.Tested); only a tested function
+	// can be named.
+	Tested bool
 }
 
 // A Diff is the per-operation difference of two versions' profiles.
@@ -73,8 +77,10 @@ type Diff struct {
 	// operation: ns/op, B/op, allocs/op, or the profiles' own unit
 	// followed by /op.
 	SampleType, Unit string
-	// Processes counts the processes of each version compared.
+	// Processes counts the processes of each version compared, and
+	// Samples the mean number of samples in one.
 	OldProcesses, NewProcesses int
+	Samples                    float64
 	// Total is the whole profile per operation, with its interval at
 	// 1 − Alpha.
 	Total Change
@@ -82,7 +88,8 @@ type Diff struct {
 	// the flat change; the named ones are those whose change is real.
 	Rows []Row
 	// Tested counts the functions whose flat changes were tested (m in
-	// the package doc) and Level is the confidence level of the rows'
+	// the package doc): those whose flat value is at least 0.5% of the
+	// total in one version. Level is the confidence level of the rows'
 	// intervals, 1 − R·Alpha/m.
 	Tested int
 	Level  float64
@@ -119,6 +126,17 @@ type Node struct {
 	Old, New float64
 	Children []*Node
 }
+
+// minShare is the smallest flat share of the total, in one version, of
+// a function that is tested.
+const minShare = 0.005
+
+// preemptFrames are the runtime's frames of an asynchronous preemption,
+// which it pushes onto the stack of whatever the goroutine was running: a
+// sample taken in them, or in what they call, counts for the interrupted
+// function. On a loaded machine they hold a large and varying share of
+// the samples, which would hide the functions the benchmark runs.
+var preemptFrames = map[string]bool{"runtime.asyncPreempt": true, "runtime.asyncPreempt2": true}
 
 // ErrNoSamples matches the error of a process whose profile holds no
 // sample of the compared type: a benchmark too short to be sampled.
@@ -175,9 +193,14 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 				}
 			}
 			s.flat, s.cum, s.total = append(s.flat, flat), append(s.cum, cum), append(s.total, total)
+			d.Samples += float64(Samples(p.Profile))
 		}
 		if len(s.total) < 2 {
-			return nil, fmt.Errorf("%s: %d of %d processes have samples, want 2 or more: %w", version, len(s.total), len(ps), errors.Join(errs...))
+			err := fmt.Errorf("%s: %d of %d processes have samples, want 2 or more", version, len(s.total), len(ps))
+			if len(errs) > 0 {
+				err = fmt.Errorf("%w: %w", err, errors.Join(errs...))
+			}
+			return nil, err
 		}
 		if all > 0 {
 			s.noSymbols = unnamed / all
@@ -193,6 +216,7 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 		return nil, err
 	}
 	d.OldProcesses, d.NewProcesses = len(o.total), len(n.total)
+	d.Samples /= float64(d.OldProcesses + d.NewProcesses)
 	for _, s := range []struct {
 		version string
 		share   float64
@@ -203,7 +227,14 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 	}
 	d.Total = change(o.total, n.total, 1-opts.Alpha)
 
-	// Every function of either version, tested on its flat change.
+	values := func(ms []map[string]float64, f string) []float64 {
+		out := make([]float64, len(ms))
+		for i, m := range ms {
+			out[i] = m[f]
+		}
+		return out
+	}
+	// Every function of either version.
 	funcs := map[string]bool{}
 	for _, s := range []*side{o, n} {
 		for _, m := range s.cum {
@@ -212,18 +243,18 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 			}
 		}
 	}
+	// The functions tested, whose flat value is at least minShare of the
+	// total in one version: the many with a few stray samples could not
+	// explain a change that matters, and testing them too would widen
+	// every interval (m grows). The choice looks at sizes, not changes.
+	big := func(f string) bool {
+		return stats.Mean(values(o.flat, f)) >= minShare*d.Total.Old || stats.Mean(values(n.flat, f)) >= minShare*d.Total.New
+	}
 	names := make([]string, 0, len(funcs))
 	for f := range funcs {
 		names = append(names, f)
 	}
 	slices.Sort(names)
-	values := func(ms []map[string]float64, f string) []float64 {
-		out := make([]float64, len(ms))
-		for i, m := range ms {
-			out[i] = m[f]
-		}
-		return out
-	}
 	type tested struct {
 		row            Row
 		of, nf, oc, nc []float64
@@ -239,17 +270,19 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 			t.row.Only = "old"
 		}
 		_, t.p = stats.Welch(t.of, t.nf, 0.5)
-		if math.IsNaN(t.p) {
-			t.p = 1
+		if math.IsNaN(t.p) || !big(f) {
+			t.p = math.Inf(1) // not tested
 		}
 		ts[i] = t
 	}
 	// Benjamini–Hochberg: the largest R with p_(R) ≤ R·α/m selects R.
-	m := len(ts)
-	ps := make([]float64, m)
-	for i, t := range ts {
-		ps[i] = t.p
+	var ps []float64
+	for _, t := range ts {
+		if !math.IsInf(t.p, 1) {
+			ps = append(ps, t.p)
+		}
 	}
+	m := len(ps)
 	slices.Sort(ps)
 	selected := 0
 	for r := m; r >= 1; r-- {
@@ -270,6 +303,7 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 		// Named exactly when selected: the interval at the FCR level
 		// excludes 0 iff p ≤ R·α/m.
 		t.row.Flat.Named = selected > 0 && t.p <= float64(selected)*opts.Alpha/float64(m)
+		t.row.Tested = !math.IsInf(t.p, 1)
 		t.row.Cum.Named = t.row.Cum.Delta.Lo > 0 || t.row.Cum.Delta.Hi < 0
 		d.Rows = append(d.Rows, t.row)
 	}
@@ -411,6 +445,12 @@ func perOp(p Process, sampleType string) ([]stack, string, error) {
 				frames = append(frames, l.Function.Name)
 			}
 		}
+		for i := len(frames) - 2; i >= 0; i-- {
+			if preemptFrames[frames[i]] {
+				frames = frames[i+1:]
+				break
+			}
+		}
 		out = append(out, stack{frames: frames, value: float64(s.Value[idx]) * scale})
 	}
 	return out, unit, nil
@@ -462,4 +502,20 @@ func Merge(ps []Process) (*profile.Profile, error) {
 	}
 	m.Comments = append(m.Comments, fmt.Sprintf("mbench: %d processes, %.0f operations", len(profs), ops))
 	return m, nil
+}
+
+// Samples returns the number of samples in p: the values of its
+// "samples" sample type when it has one (a CPU profile), else the number
+// of its Sample records.
+func Samples(p *profile.Profile) int {
+	for i, st := range p.SampleType {
+		if st.Type == "samples" {
+			n := int64(0)
+			for _, s := range p.Sample {
+				n += s.Value[i]
+			}
+			return int(n)
+		}
+	}
+	return len(p.Sample)
 }
