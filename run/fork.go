@@ -40,6 +40,17 @@ type ForkSpec struct {
 	Timeout time.Duration
 	// Env is added to the process's environment.
 	Env []string
+	// CPUProfile and MemProfile, if not "", are the files the test binary
+	// writes its CPU and heap profiles to (-test.cpuprofile,
+	// -test.memprofile) when it ends; MemProfileRate is
+	// -test.memprofilerate (0: the runtime's default). A fork that writes
+	// a profile must run to its end: RunFork stops it early only when
+	// onResult says so.
+	CPUProfile, MemProfile string
+	MemProfileRate         int
+	// CPUTime, if not nil, receives the CPU time, user and system, the
+	// process used, once it has ended.
+	CPUTime *time.Duration
 }
 
 // Args returns the test binary's command line for s.
@@ -51,6 +62,15 @@ func (s *ForkSpec) Args() []string {
 	}
 	if s.Benchmem {
 		args = append(args, "-test.benchmem")
+	}
+	if s.CPUProfile != "" {
+		args = append(args, "-test.cpuprofile="+s.CPUProfile)
+	}
+	if s.MemProfile != "" {
+		args = append(args, "-test.memprofile="+s.MemProfile)
+		if s.MemProfileRate > 0 {
+			args = append(args, "-test.memprofilerate="+strconv.Itoa(s.MemProfileRate))
+		}
 	}
 	return args
 }
@@ -97,6 +117,9 @@ func RunFork(ctx context.Context, spec ForkSpec, onResult func(m *bench.Measurem
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		waitErr = cmd.Wait()
+		if spec.CPUTime != nil && cmd.ProcessState != nil {
+			*spec.CPUTime = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
 		// A process the benchmark started must not outlive the fork.
 		proc.Kill(cmd)
 		pw.Close()

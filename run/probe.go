@@ -18,6 +18,11 @@ import (
 // free.
 var ErrNoProbe = probe.ErrUnsupported
 
+// ProfileRateVar is the environment variable that sets the CPU profile
+// rate, in samples per second, of a binary built with the probe: its
+// -test.cpuprofile then records at that rate, not at 100 Hz.
+const ProfileRateVar = probe.ProfileRateVar
+
 // BuildProbed builds test binaries as Build does, with the duet probe in
 // their testing package (package internal/probe: a barrier before every
 // timed iteration and a filler after it). The probe's source files are

@@ -42,7 +42,15 @@ var (
 	probeLinux []byte
 	//go:embed _testing/mbench_probe_other.go
 	probeOther []byte
+	//go:embed _testing/mbench_profile.go
+	probeProfile []byte
 )
+
+// ProfileRateVar is the environment variable that sets the CPU profile
+// rate of a binary built with the probe: with it set to a number of
+// samples per second, -test.cpuprofile records at that rate instead of
+// runtime/pprof's 100 Hz.
+const ProfileRateVar = "MBENCH_CPU_PROFILE_HZ"
 
 // ErrUnsupported is the error every [*PatchError] matches: the toolchain's
 // testing package is not the one the probe knows.
@@ -224,7 +232,8 @@ func goVersion(goroot string) string {
 // Overlay patches the testing package of the toolchain in goroot (as `go
 // env GOROOT` reports it for the module being built) and returns the
 // Replace entries of a `go build -overlay` file: benchmark.go replaced,
-// mbench_probe_linux.go and mbench_probe_other.go added. The files are
+// mbench_probe_linux.go, mbench_probe_other.go and mbench_profile.go
+// (ProfileRateVar) added. The files are
 // written under dir, in a subdirectory named by a hash of their content,
 // so concurrent builds and toolchains do not overwrite each other. dir must
 // lie outside the module being built: the go command takes Go files inside
@@ -251,6 +260,7 @@ func Overlay(goroot, dir string) (map[string]string, error) {
 		{"benchmark.go", patched},
 		{"mbench_probe_linux.go", probeLinux},
 		{"mbench_probe_other.go", probeOther},
+		{"mbench_profile.go", probeProfile},
 	}
 	h := sha256.New()
 	for _, f := range files {

@@ -35,7 +35,7 @@ func TestOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	testing := filepath.Join(root, "src", "testing")
-	for _, name := range []string{"benchmark.go", "mbench_probe_linux.go", "mbench_probe_other.go"} {
+	for _, name := range []string{"benchmark.go", "mbench_probe_linux.go", "mbench_probe_other.go", "mbench_profile.go"} {
 		path, ok := replace[filepath.Join(testing, name)]
 		if !ok {
 			t.Errorf("no overlay entry for %s", name)
@@ -118,7 +118,7 @@ func TestPatchRefuses(t *testing.T) {
 // TestProbeSourceFormatted keeps the embedded files gofmt-clean: the go
 // command compiles them, but no tool in this module formats or vets them.
 func TestProbeSourceFormatted(t *testing.T) {
-	for name, src := range map[string][]byte{"mbench_probe_linux.go": probeLinux, "mbench_probe_other.go": probeOther} {
+	for name, src := range map[string][]byte{"mbench_probe_linux.go": probeLinux, "mbench_probe_other.go": probeOther, "mbench_profile.go": probeProfile} {
 		if formatted, err := format.Source(src); err != nil || !bytes.Equal(formatted, src) {
 			t.Errorf("_testing/%s is not gofmt-clean (%v)", name, err)
 		}
