@@ -40,6 +40,48 @@ func (o *Options) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Verbose, "v", o.Verbose, "print each round as it starts")
 	fs.StringVar(&c.Instance, "instance", c.Instance, "`name` of this machine in the stored runs (default: the host name)")
 	fs.StringVar(&o.Resume, "resume", o.Resume, "go on with the interrupted session stored as `run` (give the same versions)")
+	fs.Var((*profileFlag)(&o.Profile.Which), "profile", "after the verdicts, profile the changed benchmarks (-profile=all: every one) and name the functions that changed")
+}
+
+// ProfileFlags defines the flags of `mbench profile` that set o in fs.
+func (o *Options) ProfileFlags(fs *flag.FlagSet) {
+	c := &o.Config
+	fs.StringVar(&o.OldRev, "old", o.OldRev, "old version: a git `revision`")
+	fs.StringVar(&o.NewRev, "new", o.NewRev, "new version: a git `revision`; . is the working tree")
+	fs.StringVar(&o.OldBin, "old-bin", o.OldBin, "old version: a prebuilt test `binary`")
+	fs.StringVar(&o.NewBin, "new-bin", o.NewBin, "new version: a prebuilt test `binary`")
+	fs.StringVar(&c.Bench, "bench", c.Bench, "profile only benchmarks matching `regexp`")
+	fs.IntVar(&o.Profile.Processes, "procs", o.Profile.Processes, "profiled `processes` of each version")
+	fs.IntVar(&o.Profile.Samples, "samples", o.Profile.Samples, "CPU `samples` asked of each profiled process")
+	fs.DurationVar(&o.Profile.MaxTime, "max-time", o.Profile.MaxTime, "most `time` of a profiled process")
+	fs.IntVar(&o.Profile.Hz, "hz", o.Profile.Hz, "CPU profile `rate` asked of binaries built with the probe")
+	fs.Float64Var(&o.Profile.Alpha, "alpha", o.Profile.Alpha, "false discovery `rate` of the functions named")
+	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "end a process that runs longer than `duration`")
+	fs.StringVar(&o.Tags, "tags", o.Tags, "build `tags` for go test -c")
+	fs.StringVar(&o.GCFlags, "gcflags", o.GCFlags, "`flags` for go test -c -gcflags")
+	fs.BoolVar(&o.Verbose, "v", o.Verbose, "print each benchmark as it is profiled")
+}
+
+// profileFlag is -profile: alone it selects the changed benchmarks,
+// -profile=all every one, -profile=false none.
+type profileFlag string
+
+func (f *profileFlag) String() string { return string(*f) }
+
+func (f *profileFlag) IsBoolFlag() bool { return true }
+
+func (f *profileFlag) Set(s string) error {
+	switch s {
+	case "true", ProfileChanged:
+		*f = ProfileChanged
+	case ProfileAll:
+		*f = ProfileAll
+	case "false", "none":
+		*f = ProfileNone
+	default:
+		return fmt.Errorf("want -profile, -profile=all or -profile=changed, not %q", s)
+	}
+	return nil
 }
 
 // Flags defines the flags of `mbench duet` that set c and the analysis

@@ -205,6 +205,10 @@ type Session struct {
 	// Shard is the part of the benchmarks the session compares (Config.Shard),
 	// nil for all of them.
 	Shard *shard.Plan
+	// Profiles says why the profiled benchmarks changed
+	// (Options.Profile), and ProfileElapsed how long profiling took.
+	Profiles       []*Why
+	ProfileElapsed time.Duration
 
 	cfg      Config
 	db       *store.Store
@@ -567,14 +571,19 @@ func tail(fe *run.ForkError) string {
 	return fmt.Sprintf("%v: %s", fe.Err, why(fe.Output))
 }
 
+// profileRateNotice is what the runtime says when the profile rate is set
+// before -test.cpuprofile starts the profiler (run.ProfileRateVar).
+const profileRateNotice = "runtime: cannot set cpu profile rate until previous profile has finished."
+
 // why returns the last lines of a test binary's output that say why it
-// failed: not its results, headers or FAIL lines.
+// failed: not its results, headers or FAIL lines, nor the runtime's notice
+// of a profile rate set early.
 func why(output string) string {
 	lines := strings.Split(strings.TrimSpace(output), "\n")
 	var why []string
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "Benchmark") && !strings.HasPrefix(l, "--- FAIL") && l != "FAIL" && !strings.HasPrefix(l, "goos:") &&
-			!strings.HasPrefix(l, "goarch:") && !strings.HasPrefix(l, "pkg:") && !strings.HasPrefix(l, "cpu:") {
+			!strings.HasPrefix(l, "goarch:") && !strings.HasPrefix(l, "pkg:") && !strings.HasPrefix(l, "cpu:") && l != profileRateNotice {
 			why = append(why, l)
 		}
 	}
@@ -1059,6 +1068,9 @@ func (s *Session) Note() string {
 		compare.Percent(1-s.Sequence.LookAlpha()), compare.Percent(1-s.Sequence.Alpha), len(s.Sequence.Looks), s.Sequence.Looks)
 	if s.cfg.noise != "" {
 		note += "\nmachine " + s.cfg.noise
+	}
+	if len(s.Profiles) > 0 {
+		note += fmt.Sprintf("\nprofiling: %s in %v, after the verdicts", benchmarks(len(s.Profiles)), s.ProfileElapsed.Round(time.Second))
 	}
 	return note
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/mbench/mbench/bench"
@@ -59,11 +60,16 @@ type Options struct {
 	// they start too (Config.Log).
 	Head, Log io.Writer
 	Verbose   bool
+	// Profile, unless its Which is ProfileNone, profiles the benchmarks
+	// it selects once the session has ended (Session.Profile), keeping
+	// the merged profiles under Profile.Dir/<session id>; when Profile.Dir
+	// is "", under NoiseDir/profiles (beside the store).
+	Profile ProfileConfig
 }
 
 // DefaultOptions are the options of `mbench ab` without flags: the
 // working tree against a revision yet to be given.
-var DefaultOptions = Options{Config: DefaultConfig, NewRev: gitrev.WorkingTree}
+var DefaultOptions = Options{Config: DefaultConfig, NewRev: gitrev.WorkingTree, Profile: DefaultProfileConfig}
 
 // Check reports options that cannot run, naming them by the flags of
 // `mbench ab`. It does not check Config.Compare, which compare.Compare
@@ -172,12 +178,17 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "%s against %s, interleaved (%s), %d to %d rounds per benchmark\n", c.NewLabel, c.OldLabel, c.Pairing, c.MinRounds, c.MaxRounds)
 	}
+	if o.Profile.Dir == "" && o.NoiseDir != "" {
+		o.Profile.Dir = filepath.Join(o.NoiseDir, "profiles")
+	}
+	var s *Session
 	if o.Resume != "" {
 		id, err := db.Resolve(o.Resume)
 		if err != nil {
 			return nil, fmt.Errorf("-resume: %v", err)
 		}
-		return Resume(ctx, c, db, id)
+		s, err = Resume(ctx, c, db, id)
+		return s.profile(ctx, o.Profile, err)
 	}
 	meta := &bench.Run{
 		Label: c.OldLabel + ".." + c.NewLabel, Commit: new.Commit, Dirty: new.Dirty,
@@ -185,7 +196,33 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 		Settings: map[string]string{bench.SettingOldCommit: old.Commit, bench.SettingNewCommit: new.Commit},
 	}
 	maps.Copy(meta.Settings, platform.NoiseSettings(meta.Start))
-	return Interleaved(ctx, c, db, meta)
+	s, err = Interleaved(ctx, c, db, meta)
+	return s.profile(ctx, o.Profile, err)
+}
+
+// profile profiles the benchmarks of a session that ended with err, as
+// pc says, while its versions are still there, and returns the session
+// and err. The session's verdicts are stored before: profiling adds to
+// the session and loses nothing of it, whatever fails.
+func (s *Session) profile(ctx context.Context, pc ProfileConfig, err error) (*Session, error) {
+	if s == nil || pc.Which == ProfileNone || ctx.Err() != nil {
+		return s, err
+	}
+	results, rerr := s.Results()
+	if rerr != nil {
+		return s, err
+	}
+	if pc.Dir != "" {
+		pc.Dir = filepath.Join(pc.Dir, s.ID)
+	}
+	if pc.Processes < 2 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("profiling needs 2 processes of each version or more, not %d", pc.Processes))
+		return s, err
+	}
+	start := time.Now()
+	s.Profiles = s.Profile(ctx, pc, results)
+	s.ProfileElapsed = time.Since(start)
+	return s, err
 }
 
 // NoisePairs returns the measured iterations per round in turns for a

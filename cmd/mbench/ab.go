@@ -117,7 +117,7 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return cmp.Or(runErr, err)
 		}
-		if err := compare.WriteAll(e.results(), compare.Format(r.format), results); err != nil {
+		if err := ab.Write(e.results(), compare.Format(r.format), results, sess.Profiles); err != nil {
 			return err
 		}
 		if r.format == string(compare.Text) {

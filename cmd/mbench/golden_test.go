@@ -180,6 +180,13 @@ func TestGolden(t *testing.T) {
 		g.check("ab/parallel-min-rounds", exitUsage, "ab", "-parallel", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-min-rounds", "3")
 		g.check("ab/missing-binary", exitError, "ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "nope.test")
 		g.check("ab/no-match", exitError, append(ab, "-bench", "Nothing")...)
+		// Binaries that write no profile: every benchmark is named as not
+		// profiled, and the verdicts stand.
+		g.check("ab/profile-fault", exitOK, append(ab, "-bench", "Sum", "-profile", "-old-label", "old-prof")...)
+		g.check("ab/bad-profile", exitUsage, append(ab, "-profile=some")...)
+		g.check("profile/no-version", exitUsage, "profile", "-db", "m.db")
+		g.check("profile/bad-format", exitUsage, "profile", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-format", "csv")
+		g.check("profile/no-profile", exitError, "profile", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-bench", "Sum", "-procs", "2")
 	})
 	t.Run("ab-shard", func(t *testing.T) {
 		g := newGolden(t, bins)
@@ -587,6 +594,7 @@ var normalizations = []struct {
 	{regexp.MustCompile(`elapsed ` + duration), "elapsed <dur>"},
 	{regexp.MustCompile(`; (about [0-9hm]+|at least [0-9hm]+|at least a few seconds|under a minute) left`), "; <time left>"},
 	{regexp.MustCompile(`(\d+ rounds) in ` + duration), "$1 in <dur>"},
+	{regexp.MustCompile(`(profiling: \d+ benchmarks?) in ` + duration), "$1 in <dur>"},
 	{regexp.MustCompile(`start skew of paired iterations: median [0-9.]+%, max [0-9.]+%`), "start skew of paired iterations: median <p>%, max <p>%"},
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)`), "<time>"},
 }

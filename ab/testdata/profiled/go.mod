@@ -1,0 +1,3 @@
+module example.com/profiled
+
+go 1.26

@@ -1,0 +1,8 @@
+//go:build !slower
+
+package profiled
+
+const (
+	validateFactor = 1
+	exitLater      = false
+)
