@@ -158,7 +158,6 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 		return nil, fmt.Errorf("profdiff: alpha %v is not between 0 and 1", opts.Alpha)
 	}
 	d := &Diff{SampleType: opts.SampleType}
-	tree := &Node{Func: "total"}
 	read := func(ps []Process, version string) (*side, error) {
 		s := &side{}
 		var errs []error
@@ -312,30 +311,44 @@ func Compare(old, new []Process, opts Options) (*Diff, error) {
 			cmp.Compare(math.Abs(b.Cum.Delta.Center), math.Abs(a.Cum.Delta.Center)), cmp.Compare(a.Func, b.Func))
 	})
 
-	// The call tree, per operation, averaged over each version's
-	// processes.
-	addTree := func(ps []Process, usedN int, newSide bool) {
+	d.Tree, _, _ = Tree(old, new, opts.SampleType)
+	return d, nil
+}
+
+// Tree returns the call tree of the old and the new version per
+// operation, each version's processes averaged (those without samples of
+// sampleType left out), and the unit per operation: a merged profile
+// (Merge), given as one Process of all its processes' operations, gives
+// the same tree as its processes do.
+func Tree(old, new []Process, sampleType string) (*Node, string, error) {
+	tree := &Node{Func: "total"}
+	unit := ""
+	for v, ps := range [][]Process{old, new} {
+		var stacks [][]stack
 		for _, p := range ps {
-			stacks, _, err := perOp(p, opts.SampleType)
+			st, u, err := perOp(p, sampleType)
 			if err != nil {
 				continue
 			}
-			for _, st := range stacks {
-				v := st.value / float64(usedN)
+			stacks, unit = append(stacks, st), u
+		}
+		if len(stacks) == 0 {
+			return nil, "", fmt.Errorf("%s: no process has samples of %s", [2]string{"old", "new"}[v], sampleType)
+		}
+		for _, process := range stacks {
+			for _, st := range process {
+				val := st.value / float64(len(stacks))
 				node := tree
-				node.add(v, newSide)
+				node.add(val, v == 1)
 				for j := len(st.frames) - 1; j >= 0; j-- {
 					node = node.child(st.frames[j])
-					node.add(v, newSide)
+					node.add(val, v == 1)
 				}
 			}
 		}
 	}
-	addTree(old, d.OldProcesses, false)
-	addTree(new, d.NewProcesses, true)
 	tree.sort()
-	d.Tree = tree
-	return d, nil
+	return tree, unit, nil
 }
 
 // change returns the Change of a quantity with per-process values old

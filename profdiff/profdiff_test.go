@@ -328,3 +328,46 @@ func funcs(rows []Row) []string {
 	}
 	return out
 }
+
+// TestTreeOfMerged: the tree of the merged profiles, read back, is the
+// tree of the processes: what mbench report draws from the kept files.
+func TestTreeOfMerged(t *testing.T) {
+	old, new := versions(11, 100, 3)
+	want, unit, err := Tree(old, new, CPU)
+	if err != nil || unit != "ns/op" {
+		t.Fatal(err, unit)
+	}
+	merged := func(ps []Process) []Process {
+		m, err := Merge(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := m.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		back, err := profile.Parse(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []Process{{Profile: back, Ops: 3 * ps[0].Ops}}
+	}
+	got, _, err := Tree(merged(old), merged(new), CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(a, b *Node, path string)
+	walk = func(a, b *Node, path string) {
+		path += "/" + a.Func
+		if a.Func != b.Func || math.Abs(a.Old-b.Old) > 1e-9 || math.Abs(a.New-b.New) > 1e-9 || len(a.Children) != len(b.Children) {
+			t.Fatalf("%s: merged %+v, processes %+v", path, *a, *b)
+		}
+		for i := range a.Children {
+			walk(a.Children[i], b.Children[i], path)
+		}
+	}
+	walk(got, want, "")
+	if d := got.child("runN").child("Bench").child("json.Unmarshal").child("json.object"); d.New-d.Old < 50 {
+		t.Errorf("json.object %v → %v, want about 100 more", d.Old, d.New)
+	}
+}

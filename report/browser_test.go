@@ -45,10 +45,15 @@ func TestInBrowser(t *testing.T) {
 		sections []string
 	}{
 		{"history", history, []string{"comparison", "scaling", "distributions", "traces", "history", "platform"}},
-		{"session", []*bench.Run{session}, []string{"comparison", "paired", "distributions", "traces"}},
+		{"session", []*bench.Run{session}, []string{"comparison", "paired", "distributions", "traces", "profiles"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := Build(c.runs, testOpts)
+			// The session's benchmarks were profiled (mbench ab
+			// -profile): the report finds the kept profiles.
+			opts := testOpts
+			opts.ProfileDir = t.TempDir()
+			writeKept(t, opts.ProfileDir, "s1", "fixture.Sort_n=10")
+			r, err := Build(c.runs, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

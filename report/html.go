@@ -57,6 +57,7 @@ type page struct {
 	// TracesLeftOut names the benchmarks whose traces were not drawn.
 	TracesLeftOut []string
 	History       []pageFigure
+	Profiles      []pageFigure
 	Changes       []pageChange
 	HistoryRuns   int
 	Platform      *Platform
@@ -188,6 +189,10 @@ func (r *Report) page() (*page, error) {
 		p.History = append(p.History, pageFigure{Title: title, SVG: draw(fig),
 			Caption: fmt.Sprintf("%d benchmarks; bands are intervals, marks are change points", len(r.History))})
 	}
+	for _, pr := range r.Profiles {
+		p.Profiles = append(p.Profiles, pageFigure{Title: pr.Name, SVG: draw(flame{title: pr.Name, p: pr}),
+			Caption: fmt.Sprintf("go tool pprof -diff_base %s %s", pr.Old, pr.New)})
+	}
 	for _, s := range []struct {
 		id, name string
 		ok       bool
@@ -198,6 +203,7 @@ func (r *Report) page() (*page, error) {
 		{"distributions", "Distributions", len(p.Distributions) > 0},
 		{"traces", "Traces", len(p.Traces) > 0},
 		{"history", "History", len(p.History) > 0},
+		{"profiles", "Profiles", len(p.Profiles) > 0},
 		{"platform", "Platform", p.Platform != nil},
 	} {
 		if s.ok {

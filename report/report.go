@@ -31,6 +31,10 @@ type Options struct {
 	// Only, when set, names the one section Build gathers, "scaling" or
 	// "history", for a report that draws a single figure (Report.Figure).
 	Only string
+	// ProfileDir, when set, is where mbench ab -profile keeps profiles
+	// (<store dir>/profiles): the report draws a diff flame graph of each
+	// benchmark profiled in the sessions it shows.
+	ProfileDir string
 }
 
 // A Report is what Build gathered; Write writes it.
@@ -52,6 +56,8 @@ type Report struct {
 	Notes []string
 	// Unit is the metric of the distributions, traces, scaling and history.
 	Unit string
+	// Profiles are the kept profiles of the sessions shown (Options.ProfileDir).
+	Profiles []*Profile
 }
 
 // A Side is one run of the report.
@@ -177,6 +183,9 @@ func Build(runs []*bench.Run, opts Options) (*Report, error) {
 	}
 	if all {
 		r.Platform = platform(r.Sides)
+	}
+	if all && opts.ProfileDir != "" {
+		r.profiles(opts.ProfileDir)
 	}
 	return r, nil
 }

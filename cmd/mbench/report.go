@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/mbench/mbench/compare"
@@ -70,6 +71,7 @@ func init() {
 // buildReport builds the report of the inputs args (with their history when
 // history is set) or, with none, of every stored run and their history.
 func buildReport(e *env, db string, args []string, opts reports.Options, history bool) (*reports.Report, error) {
+	opts.ProfileDir = filepath.Join(noiseDir(db), "profiles") // where ab -profile keeps them
 	if len(args) > 0 {
 		runs, err := loadInputs(e, db, args)
 		if err != nil {
