@@ -210,6 +210,7 @@ type (
 		NewProcesses int        `json:"new_processes"`
 		Level        float64    `json:"level"`
 		Tested       int        `json:"functions_tested"`
+		Samples      float64    `json:"samples_per_process"`
 		Total        jsonChange `json:"total"`
 		Functions    []jsonFunc `json:"functions"`
 		Warnings     []string   `json:"warnings,omitempty"`
@@ -246,7 +247,7 @@ func diffJSON(d *profdiff.Diff) *jsonDiff {
 	if d == nil {
 		return nil
 	}
-	j := &jsonDiff{Unit: d.Unit, OldProcesses: d.OldProcesses, NewProcesses: d.NewProcesses, Level: d.Level, Tested: d.Tested,
+	j := &jsonDiff{Unit: d.Unit, OldProcesses: d.OldProcesses, NewProcesses: d.NewProcesses, Level: d.Level, Tested: d.Tested, Samples: d.Samples,
 		Total: changeJSON(d, d.Total), Warnings: d.Warnings, Functions: []jsonFunc{}}
 	for _, r := range d.Rows {
 		j.Functions = append(j.Functions, jsonFunc{Func: r.Func, Only: r.Only, Flat: changeJSON(d, r.Flat), Cum: changeJSON(d, r.Cum)})
