@@ -39,6 +39,7 @@ type analyzer struct {
 	// input walk's position that break and continue can leave, and
 	// stmtLabels their labels.
 	exitDef    varSet
+	exitDefs   []varSet // at the breaks, continues and gotos leaving the segment
 	targets    []*flowTarget
 	stmtLabels map[ast.Stmt]*types.Label
 }
@@ -69,6 +70,7 @@ func analyze(s *Segment, cache *ssaCache) {
 		return true
 	})
 
+	a.exits()
 	if s.Whole {
 		a.wholeVars()
 	} else {
@@ -220,6 +222,12 @@ func (a *analyzer) inputs() {
 			a.seg.Inputs = append(a.seg.Inputs, Var{Name: v.Name(), Type: v.Type(), Obj: v})
 		}
 	})
+	// The program goes on after a branch out of the segment too: an
+	// output it reads there must be definitely assigned on that path as
+	// well, or keep its value from before.
+	for _, d := range a.exitDefs {
+		a.exitDef = a.exitDef.intersect(d)
+	}
 }
 
 // entryOutputs adds to the inputs, after those the segment reads, the
@@ -285,6 +293,10 @@ func (a *analyzer) branch(s *ast.BranchStmt, def varSet) {
 			t.continues = append(t.continues, def)
 		}
 		return
+	}
+	// No statement of the segment: the branch leaves it.
+	if s.Tok != token.GOTO || l != nil && !a.in(l.Pos()) {
+		a.exitDefs = append(a.exitDefs, def)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 )
 
 // This file decides whether a segment gets a benchmark. The checks run
@@ -16,10 +17,12 @@ import (
 //     arguments).
 //   - Concurrent: the segment holds a go, defer or select statement, a
 //     channel send or receive, or a range over a channel.
-//   - JumpsOut: outside function literals, the segment holds a return
-//     (not in a whole-function segment), a break or continue whose loop,
-//     switch or select is outside the segment, or a labelled break,
-//     continue or goto whose label is outside it.
+//   - JumpsOut: at an exit of the segment (a return of a statement
+//     segment, a break or continue whose loop, switch or select is
+//     outside it, a labelled break, continue or goto whose label is
+//     outside it: see exits), a variable the program reads after the
+//     exit is not the segment's variable of that name: declared later in
+//     the segment, or shadowed. Other exits are reported by the payload.
 //   - RecoveredPanic: the function around the segment defers a function
 //     literal that calls recover, or a function or method of the package
 //     that calls it, and the segment may panic: it calls panic or any other
@@ -109,16 +112,16 @@ func (a *analyzer) concurrent() (Reason, string) {
 	return Accepted, ""
 }
 
-func (a *analyzer) jumpsOut() (Reason, string) {
-	var detail string
+// exits sets the segment's Exits, in source order: outside function
+// literals, the returns of a statement segment, and the breaks and
+// continues whose loop, switch or select is outside the segment, and the
+// labelled breaks, continues and gotos whose label is outside it.
+func (a *analyzer) exits() {
 	// loops and breaks count the statements around a node, inside the
 	// segment, that continue and break can leave.
 	var walk func(n ast.Node, loops, breaks int)
 	walk = func(n ast.Node, loops, breaks int) {
 		ast.Inspect(n, func(c ast.Node) bool {
-			if detail != "" {
-				return false
-			}
 			if c == n {
 				return true
 			}
@@ -127,7 +130,7 @@ func (a *analyzer) jumpsOut() (Reason, string) {
 				return false // its returns and branches stay inside it
 			case *ast.ReturnStmt:
 				if !a.seg.Whole {
-					detail = "return at " + a.at(c.Pos())
+					a.seg.Exits = append(a.seg.Exits, Exit{c, "return at " + a.at(c.Pos())})
 				}
 			case *ast.ForStmt, *ast.RangeStmt:
 				walk(c, loops+1, breaks+1)
@@ -138,25 +141,80 @@ func (a *analyzer) jumpsOut() (Reason, string) {
 			case *ast.BranchStmt:
 				if c.Label != nil {
 					if l, ok := a.info.Uses[c.Label].(*types.Label); ok && !a.in(l.Pos()) {
-						detail = fmt.Sprintf("%s %s at %s to a label outside the segment", c.Tok, c.Label.Name, a.at(c.Pos()))
+						a.seg.Exits = append(a.seg.Exits, Exit{c, fmt.Sprintf("%s %s at %s", c.Tok, c.Label.Name, a.at(c.Pos()))})
 					}
 					return false
 				}
-				switch {
-				case c.Tok == token.BREAK && breaks == 0:
-					detail = "break at " + a.at(c.Pos()) + " leaves the segment"
-				case c.Tok == token.CONTINUE && loops == 0:
-					detail = "continue at " + a.at(c.Pos()) + " leaves the segment"
+				if c.Tok == token.BREAK && breaks == 0 || c.Tok == token.CONTINUE && loops == 0 {
+					a.seg.Exits = append(a.seg.Exits, Exit{c, fmt.Sprintf("%s at %s", c.Tok, a.at(c.Pos()))})
 				}
 			}
 			return true
 		})
 	}
 	walk(&ast.BlockStmt{List: []ast.Stmt{a.codeStmt()}}, 0, 0)
-	if detail != "" {
-		return JumpsOut, detail
+	if len(a.seg.Exits) == 0 || a.seg.Whole {
+		return
+	}
+	for _, x := range a.seg.Exits {
+		if !x.Returns() {
+			continue
+		}
+		var sig *types.Signature
+		switch f := a.seg.Func.(type) {
+		case *ast.FuncDecl:
+			if fn, ok := a.info.Defs[f.Name].(*types.Func); ok {
+				sig = fn.Signature()
+			}
+		case *ast.FuncLit:
+			sig, _ = a.info.TypeOf(f).(*types.Signature)
+		}
+		if sig == nil {
+			break
+		}
+		for i := range sig.Results().Len() {
+			a.seg.Returns = append(a.seg.Returns, Var{Name: fmt.Sprintf("return %d", i), Type: sig.Results().At(i).Type()})
+		}
+		break
+	}
+}
+
+// jumpsOut rejects a segment with an exit where a variable the program
+// reads afterwards is out of the payload's reach: after a break,
+// continue or goto, the outputs and the mutated inputs; after a return,
+// the mutated inputs (the function's locals are gone). Each must be the
+// segment's variable of that name at the exit, or its value there cannot
+// be recorded.
+func (a *analyzer) jumpsOut() (Reason, string) {
+	for _, x := range a.seg.Exits {
+		vars := a.seg.Inputs
+		if !x.Returns() {
+			vars = append(slices.Clone(a.seg.Outputs), vars...)
+		}
+		for _, v := range vars {
+			if v.Obj == nil || inputOf(a.seg, v) && !v.Mutated && !isOutputVar(a.seg, v) {
+				continue
+			}
+			scope := a.pkg.Scope().Innermost(x.Stmt.Pos())
+			if scope == nil {
+				continue
+			}
+			if _, obj := scope.LookupParent(v.Name, x.Stmt.Pos()); obj != v.Obj {
+				return JumpsOut, fmt.Sprintf("%s: %s is not in scope there", x.Desc, v.Name)
+			}
+		}
 	}
 	return Accepted, ""
+}
+
+// isOutputVar reports whether v is among the outputs of s.
+func isOutputVar(s *Segment, v Var) bool {
+	for _, w := range s.Outputs {
+		if w.Obj == v.Obj {
+			return true
+		}
+	}
+	return false
 }
 
 // codeStmt returns the segment's code as a statement.

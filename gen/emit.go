@@ -532,6 +532,7 @@ func (e *emitter) statement(s *Segment) (string, []discard, error) {
 		}
 	}
 
+	edits = append(edits, e.exitEdits(s, off)...)
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
 	text := src[start.Offset:end.Offset]
 	var b strings.Builder
@@ -546,6 +547,66 @@ func (e *emitter) statement(s *Segment) (string, []discard, error) {
 	}
 	b.Write(text[last:])
 	return b.String(), discards, nil
+}
+
+// exitEdits turns each exit of s into a jump to the end of the payload,
+// after noting how it left (mbenchExit) and, for a return, the values
+// returned (mbenchReturn0, ...). The operands of a return keep their
+// text, so that the renaming edits inside them apply.
+func (e *emitter) exitEdits(s *Segment, off func(token.Pos) int) []edit {
+	var rets []string
+	for i := range s.Returns {
+		rets = append(rets, "mbenchReturn"+strconv.Itoa(i))
+	}
+	var edits []edit
+	for k, x := range s.Exits {
+		leave := "mbenchExit = " + strconv.Itoa(k+1) + "; goto mbenchLeave }"
+		switch st := x.Stmt.(type) {
+		case *ast.ReturnStmt:
+			if len(st.Results) > 0 {
+				edits = append(edits,
+					edit{off(st.Pos()), off(st.Results[0].Pos()), "{ " + strings.Join(rets, ", ") + " = "},
+					edit{off(st.End()), off(st.End()), "; " + leave})
+				continue
+			}
+			var to, from []string
+			for i, name := range namedResults(e.pkg.TypesInfo, s.Func) {
+				if name != "_" {
+					to, from = append(to, rets[i]), append(from, name)
+				}
+			}
+			text := "{ "
+			if len(to) > 0 {
+				text += strings.Join(to, ", ") + " = " + strings.Join(from, ", ") + "; "
+			}
+			edits = append(edits, edit{off(st.Pos()), off(st.End()), text + leave})
+		case *ast.BranchStmt:
+			edits = append(edits, edit{off(st.Pos()), off(st.End()), "{ " + leave})
+		}
+	}
+	return edits
+}
+
+// namedResults returns the names of the results of fn, a *ast.FuncDecl
+// or *ast.FuncLit, or nil when they are unnamed.
+func namedResults(info *types.Info, fn ast.Node) []string {
+	var sig *types.Signature
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := info.Defs[f.Name].(*types.Func); ok {
+			sig = obj.Signature()
+		}
+	case *ast.FuncLit:
+		sig, _ = info.TypeOf(f).(*types.Signature)
+	}
+	if sig == nil || sig.Results().Len() == 0 || sig.Results().At(0).Name() == "" {
+		return nil
+	}
+	names := make([]string, sig.Results().Len())
+	for i := range names {
+		names[i] = sig.Results().At(i).Name()
+	}
+	return names
 }
 
 func isBlank(x ast.Expr) bool {

@@ -18,7 +18,7 @@ import (
 //go:embed emit_segment.tmpl
 var segmentTemplateText string
 
-var segmentTemplate = template.Must(template.New("segment").Parse(segmentTemplateText))
+var segmentTemplate = template.Must(template.New("segment").Funcs(template.FuncMap{"join": strings.Join}).Parse(segmentTemplateText))
 
 // segmentCode is one segment's generated code, decided: the names of its
 // declarations, the payload's signature and body, and what the
@@ -47,6 +47,9 @@ type segmentCode struct {
 	// before the copied statement, and Returns its return list.
 	Locals  []string
 	Returns string
+	// Leave says the copied statement has exits, which jump to the
+	// label mbenchLeave before the payload's return.
+	Leave bool
 
 	// Vars are the package-level variables ("name type"): inputs, saved
 	// copies and sinks; HasReset and HasSinks steer their comment.
@@ -71,6 +74,21 @@ type segmentCode struct {
 	Checks        []checkCode
 	Dropped       []string
 	MutatedChecks []checkCode
+
+	// For a segment with exits, Exit is the result that says how the
+	// payload left, ExitNames the variable naming the exits and Exits
+	// their names (quoted), from exit 0, the segment's end; ExitChecks
+	// are the checks after each kind of exit.
+	Exit       string
+	ExitNames  string
+	Exits      []string
+	ExitChecks []exitChecks
+}
+
+// exitChecks are the checks after the exits with codes Codes ("0, 2").
+type exitChecks struct {
+	Codes  string
+	Checks []checkCode
 }
 
 // An inputCode is one input: its name, its type as recorded, the
@@ -134,6 +152,11 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 	c.Params = strings.Join(params, ", ")
 	var results []string // types of the payload's results
 	var consumed []bool  // whether the benchmark must consume it
+	var names []string   // the payload's names for its results
+	if len(s.Exits) > 0 {
+		// How the segment left comes first.
+		results, consumed, names = append(results, "int"), append(consumed, true), append(names, "mbenchExit")
+	}
 	anySink := false
 	for _, v := range s.Outputs {
 		anySink = anySink || v.Sink
@@ -141,6 +164,12 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 	for _, v := range s.Outputs {
 		results = append(results, e.typeString(v.Type, s.File))
 		consumed = append(consumed, v.Sink || !anySink)
+		names = append(names, v.Name)
+	}
+	for i, v := range s.Returns {
+		results = append(results, e.typeString(v.Type, s.File))
+		consumed = append(consumed, true)
+		names = append(names, "mbenchReturn"+strconv.Itoa(i))
 	}
 	var discards []discard
 	if s.Whole {
@@ -159,23 +188,28 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 	for _, d := range discards {
 		results = append(results, e.typeString(d.typ, s.File))
 		consumed = append(consumed, true)
+		names = append(names, d.name)
 	}
 	c.KeepsDiscards = len(discards) > 0
 	c.Results = resultList(results)
 	c.HasResults = len(results) > 0
 	if !s.Whole {
-		var rs []string
+		if len(s.Exits) > 0 {
+			c.Locals = append(c.Locals, "mbenchExit int")
+			c.Leave = true
+		}
+		for i, v := range s.Returns {
+			c.Locals = append(c.Locals, "mbenchReturn"+strconv.Itoa(i)+" "+e.typeString(v.Type, s.File))
+		}
 		for _, v := range s.Outputs {
 			if !isInput(s, v) && !definedIn(s, v) {
 				c.Locals = append(c.Locals, v.Name+" "+e.typeString(v.Type, s.File))
 			}
-			rs = append(rs, v.Name)
 		}
 		for _, d := range discards {
 			c.Locals = append(c.Locals, d.name+" "+e.typeString(d.typ, s.File))
-			rs = append(rs, d.name)
 		}
-		c.Returns = strings.Join(rs, ", ")
+		c.Returns = strings.Join(names, ", ")
 	}
 
 	// Inputs, saved copies and sinks at package level.
@@ -230,14 +264,44 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 	check := func(v Var, got string) checkCode {
 		return checkCode{Name: v.Name, Type: e.typeString(v.Type, s.File), Recorded: e.recordedType(v.Type), Got: got}
 	}
-	for i, v := range s.Outputs {
-		c.Checks = append(c.Checks, check(v, gots[i]))
+	first := 0 // the first result that is an output
+	if len(s.Exits) > 0 {
+		c.Exit = gots[0]
+		first = 1
 	}
-	c.Dropped = gots[len(s.Outputs):]
+	for i, v := range s.Outputs {
+		c.Checks = append(c.Checks, check(v, gots[first+i]))
+	}
+	var returns []checkCode
+	for i, v := range s.Returns {
+		returns = append(returns, check(v, gots[first+len(s.Outputs)+i]))
+	}
+	c.Dropped = gots[first+len(s.Outputs)+len(s.Returns):]
 	for _, v := range s.Inputs {
 		if v.Mutated && !isOutput(s, v.Name) {
 			c.MutatedChecks = append(c.MutatedChecks, check(v, in(v)))
 		}
+	}
+	if len(s.Exits) > 0 {
+		// The outputs are compared after the segment's end and after a
+		// branch out of it; after a return, the values returned.
+		c.Exits = append(c.Exits, strconv.Quote("its end"))
+		ends, rets := []string{"0"}, []string(nil)
+		for k, x := range s.Exits {
+			c.Exits = append(c.Exits, strconv.Quote(x.Desc))
+			if x.Returns() {
+				rets = append(rets, strconv.Itoa(k+1))
+			} else {
+				ends = append(ends, strconv.Itoa(k+1))
+			}
+		}
+		if len(c.Checks) > 0 {
+			c.ExitChecks = append(c.ExitChecks, exitChecks{strings.Join(ends, ", "), c.Checks})
+		}
+		if len(rets) > 0 && len(returns) > 0 {
+			c.ExitChecks = append(c.ExitChecks, exitChecks{strings.Join(rets, ", "), returns})
+		}
+		c.ExitNames = id("mbenchExits")
 	}
 	return c, nil
 }

@@ -141,8 +141,10 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 //     type;
 //   - Concurrent: it holds go, defer, select, a channel send, receive or
 //     range;
-//   - JumpsOut: it returns (except a whole function), or breaks,
-//     continues or jumps to a loop or label outside itself;
+//   - JumpsOut: a variable the program reads after an exit of the
+//     segment (a return, except of a whole function, or a break,
+//     continue or goto to a statement outside it; see Segment.Exits) is
+//     not in scope at the exit; other exits are reported by the payload;
 //   - RecoveredPanic: the function around it defers a call of recover,
 //     and the segment calls panic or any function, or indexes, slices,
 //     asserts, dereferences or divides integers by a variable;

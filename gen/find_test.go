@@ -89,6 +89,16 @@ func describe(s *Segment) string {
 	if len(disc) > 0 {
 		d += "; discards: " + strings.Join(disc, ", ")
 	}
+	if len(s.Exits) > 0 {
+		var exits []string
+		for _, x := range s.Exits {
+			exits = append(exits, x.Desc)
+		}
+		d += "; exits: " + strings.Join(exits, ", ")
+		for _, v := range s.Returns {
+			d += "; " + v.Name + " " + v.Type.String()
+		}
+	}
 	if s.Reason != Accepted {
 		d += "; " + string(s.Reason)
 	}
@@ -258,12 +268,15 @@ func TestFindEffects(t *testing.T) {
 		{"Array", "in: a [3]int; out: a [3]int+"},
 		// Unexported fields of the segment's own package are recordable.
 		{"Own", "in: c example.com/ok/effects.counter; out: n int+"},
-		{"Return", "in: xs []int; out: ; jumps out of the segment (return at effects.go:143:4)"},
-		{"BreakOuter", "in: row []int, n int; out: n int+; jumps out of the segment (break outer at effects.go:157:5 to a label outside the segment)"},
+		{"Return", "in: xs []int; out: ; exits: return at effects.go:143:4; return 0 int"},
+		{"BreakOuter", "in: row []int, n int; out: n int+; exits: break outer at effects.go:157:5"},
 		// Labels and loops inside the segment are fine.
 		{"BreakInner", "in: rows [][]int, n int; out: n int+"},
-		{"Continue", "in: x int; out: ; jumps out of the segment (continue at effects.go:190:4 leaves the segment)"},
-		{"Goto", "in: xs []int, n int; out: n int+; jumps out of the segment (goto done at effects.go:203:4 to a label outside the segment)"},
+		{"Continue", "in: x int; out: ; exits: continue at effects.go:190:4"},
+		{"Goto", "in: xs []int, n int; out: n int+; exits: goto done at effects.go:203:4"},
+		// At the break, n is another variable: the n read after it
+		// cannot be recorded there.
+		{"Shadowed", "in: row []int, n int; out: n int+; exits: break outer at globals.go:109:6; jumps out of the segment (break outer at globals.go:109:6: n is not in scope there)"},
 		{"Safe", "in: xs []int, i int; out: v int+; panics to a recovering caller (may panic at effects.go:219:6, recovered by the defer at effects.go:213:2)"},
 		{"Chan", "in: ch chan int; out: n int+; reads a value that cannot be recorded (input ch of type chan int: it holds a channel)"},
 		{"Func", "in: f func(int) int, x int; out: y int+; reads a value that cannot be recorded (input f of type func(int) int: it holds a function)"},

@@ -77,7 +77,9 @@ func (e *TestsFailed) Error() string {
 // recording code (on the same lines, so that positions in test failures
 // stay right): a statement segment gets a call before it, which encodes
 // its inputs, and one after it, which encodes its outputs and the
-// inputs it mutates; a whole function gets a call on entry and a
+// inputs it mutates, and each of its exits a call that records how it
+// left (with the mutated inputs and the values returned, for a return);
+// a whole function gets a call on entry and a
 // deferred one on return (its unnamed results and parameters are named
 // for it). The overlay adds mbench_record.go, the recording code (the
 // codec, standard library only, every name starting with mbenchRec), and
@@ -276,11 +278,19 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 		if err != nil {
 			return err
 		}
-		var raw struct{ Inputs, Outputs []json.RawMessage }
-		if err := json.Unmarshal(data, &raw); err != nil || len(raw.Inputs) != len(ins) || len(raw.Outputs) != len(outs) {
+		var raw struct {
+			Exit            int
+			Inputs, Outputs []json.RawMessage
+		}
+		err = json.Unmarshal(data, &raw)
+		if err == nil && (raw.Exit < 0 || raw.Exit > len(s.Exits)) {
+			err = fmt.Errorf("exit %d of %d", raw.Exit, len(s.Exits))
+		}
+		outs := exitVars(s, raw.Exit, outs)
+		if err != nil || len(raw.Inputs) != len(ins) || len(raw.Outputs) != len(outs) {
 			return fmt.Errorf("%s: recorded set %s is malformed (%v)", s.Pos, file.name, err)
 		}
-		set := codec.Set{Inputs: []codec.Var{}, Outputs: []codec.Var{}}
+		set := codec.Set{Exit: raw.Exit, Inputs: []codec.Var{}, Outputs: []codec.Var{}}
 		for j, v := range ins {
 			set.Inputs = append(set.Inputs, codec.Var{Name: v.Name, Type: typeString(s, v.Type), Value: raw.Inputs[j]})
 		}
@@ -355,6 +365,22 @@ func recordedVars(s *Segment) (ins, outs []Var) {
 		}
 	}
 	return s.Inputs, outs
+}
+
+// exitVars returns the variables recorded after segment s left by exit
+// code: outs, those after its end, unless the exit returns, when they are
+// the inputs it mutates and the values returned.
+func exitVars(s *Segment, code int, outs []Var) []Var {
+	if code < 1 || code > len(s.Exits) || !s.Exits[code-1].Returns() {
+		return outs
+	}
+	var vars []Var
+	for _, v := range s.Inputs {
+		if v.Mutated {
+			vars = append(vars, v)
+		}
+	}
+	return append(vars, s.Returns...)
 }
 
 func hasVar(vars []Var, name string) bool {
@@ -449,10 +475,12 @@ func recorderSource(pkgName string, segs []*Segment, maxInputs int) ([]byte, err
 }
 
 // A recEdit inserts text at a byte offset of a file, or replaces the bytes
-// up to end.
+// up to end. Edits at one offset apply in the order of their rank: a
+// segment's start (0), its exits (1), its end (2).
 type recEdit struct {
 	off, end int
 	text     string
+	rank     int
 }
 
 // instrumentFile returns the source of file name with the segments idx of
@@ -468,8 +496,8 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 	}
 	off := func(p token.Pos) int { return tf.Offset(p) }
 	var edits []recEdit
-	insert := func(p token.Pos, text string) {
-		edits = append(edits, recEdit{off(p), off(p), text})
+	insert := func(p token.Pos, text string, rank int) {
+		edits = append(edits, recEdit{off(p), off(p), text, rank})
 	}
 	for _, i := range idx {
 		s := segs[i]
@@ -484,17 +512,27 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		}
 		body := funcBody(s.Func)
 		_, outs := recordedVars(s)
-		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call))
-		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, recArgs(s.Inputs, nil)))
+		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call), 0)
+		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, recArgs(s.Inputs, nil)), 0)
 		end := fmt.Sprintf("if %s.Recording() { %s.End(%s) }", call, call, recArgs(outs, nil))
 		// A block's outputs may be declared in it: then end it inside.
 		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok && declaredIn(outs, b) {
-			insert(b.Rbrace, end+"; ")
+			insert(b.Rbrace, end+"; ", 2)
 		} else {
-			insert(s.Stmt.End(), "; "+end)
+			insert(s.Stmt.End(), "; "+end, 2)
 		}
 	}
-	sort.SliceStable(edits, func(a, b int) bool { return edits[a].off < edits[b].off })
+	exits, err := exitEdits(src, segs, idx, off)
+	if err != nil {
+		return nil, err
+	}
+	edits = append(edits, exits...)
+	sort.SliceStable(edits, func(a, b int) bool {
+		if edits[a].off != edits[b].off {
+			return edits[a].off < edits[b].off
+		}
+		return edits[a].rank < edits[b].rank
+	})
 	var out bytes.Buffer
 	pos := 0
 	for _, e := range edits {
@@ -510,6 +548,123 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		return nil, fmt.Errorf("instrumenting %s: %v", name, err)
 	}
 	return out.Bytes(), nil
+}
+
+// exitEdits records the exits of the segments idx of segs, in the file
+// whose source is src: each exit statement gets the calls that end the
+// executions of the segments it leaves (one statement may leave nested
+// segments), with the exit's code, before it runs. A return's values are
+// first put into temporaries of the function's result types (spelled
+// as the file spells them), recorded, and returned.
+func exitEdits(src []byte, segs []*Segment, idx []int, off func(token.Pos) int) ([]recEdit, error) {
+	type leave struct {
+		seg, code int
+	}
+	byStmt := map[ast.Stmt][]leave{}
+	var stmts []ast.Stmt
+	for _, i := range idx {
+		for k, x := range segs[i].Exits {
+			if byStmt[x.Stmt] == nil {
+				stmts = append(stmts, x.Stmt)
+			}
+			byStmt[x.Stmt] = append(byStmt[x.Stmt], leave{i, k + 1})
+		}
+	}
+	var edits []recEdit
+	for _, st := range stmts {
+		leaves := byStmt[st]
+		first := segs[leaves[0].seg]
+		calls := func(rets []string) string {
+			var b strings.Builder
+			for _, l := range leaves {
+				s := segs[l.seg]
+				call := fmt.Sprintf("mbenchRecC%d", l.seg)
+				var args string
+				if rets != nil {
+					var mutated []Var
+					var names []string
+					for _, v := range s.Inputs {
+						if v.Mutated {
+							mutated, names = append(mutated, v), append(names, v.Name)
+						}
+					}
+					args = recArgs(append(mutated, s.Returns...), append(names, rets...))
+				} else {
+					_, outs := recordedVars(s)
+					args = recArgs(outs, nil)
+				}
+				if args != "" {
+					args = ", " + args
+				}
+				fmt.Fprintf(&b, "if %s.Recording() { %s.Exit(%d%s) }; ", call, call, l.code, args)
+			}
+			return b.String()
+		}
+		switch st := st.(type) {
+		case *ast.BranchStmt:
+			edits = append(edits, recEdit{off(st.Pos()), off(st.End()), "{ " + calls(nil) + string(src[off(st.Pos()):off(st.End())]) + " }", 1})
+		case *ast.ReturnStmt:
+			types, err := resultTypes(src, first.Func, off)
+			if err != nil {
+				return nil, err
+			}
+			var decls strings.Builder
+			rets := make([]string, len(types))
+			for k, t := range types {
+				rets[k] = fmt.Sprintf("mbenchRecR%d", k)
+				fmt.Fprintf(&decls, "var %s %s; ", rets[k], t)
+			}
+			if rets == nil {
+				rets = []string{}
+			}
+			list := strings.Join(rets, ", ")
+			if len(st.Results) > 0 {
+				edits = append(edits,
+					recEdit{off(st.Pos()), off(st.Results[0].Pos()), "{ " + decls.String() + list + " = ", 1},
+					recEdit{off(st.End()), off(st.End()), "; " + calls(rets) + "return " + list + " }", 1})
+				continue
+			}
+			// A bare return: the named results.
+			text := "{ " + decls.String()
+			var to, from []string
+			for k, name := range namedResults(first.Pkg.TypesInfo, first.Func) {
+				if name != "_" {
+					to, from = append(to, rets[k]), append(from, name)
+				}
+			}
+			if len(to) > 0 {
+				text += strings.Join(to, ", ") + " = " + strings.Join(from, ", ") + "; "
+			}
+			edits = append(edits, recEdit{off(st.Pos()), off(st.End()), text + calls(rets) + "return }", 1})
+		}
+	}
+	return edits, nil
+}
+
+// resultTypes returns the source text of the result types of fn, one per
+// result.
+func resultTypes(src []byte, fn ast.Node, off func(token.Pos) int) ([]string, error) {
+	var ft *ast.FuncType
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	if ft == nil {
+		return nil, fmt.Errorf("no function around a return")
+	}
+	var out []string
+	if ft.Results == nil {
+		return nil, nil
+	}
+	for _, f := range ft.Results.List {
+		t := string(src[off(f.Type.Pos()):off(f.Type.End())])
+		for range max(1, len(f.Names)) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // declaredIn reports whether one of vars is declared inside b.
@@ -585,9 +740,9 @@ func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recE
 				n := fmt.Sprintf("mbenchRec%s%d", prefix, k)
 				names[vars[k]] = n
 				if !fields.Opening.IsValid() {
-					edits = append(edits, recEdit{off(f.Type.Pos()), off(f.Type.Pos()), "(" + n + " "}, recEdit{off(f.Type.End()), off(f.Type.End()), ")"})
+					edits = append(edits, recEdit{off(f.Type.Pos()), off(f.Type.Pos()), "(" + n + " ", 0}, recEdit{off(f.Type.End()), off(f.Type.End()), ")", 0})
 				} else {
-					edits = append(edits, recEdit{off(f.Type.Pos()), off(f.Type.Pos()), n + " "})
+					edits = append(edits, recEdit{off(f.Type.Pos()), off(f.Type.Pos()), n + " ", 0})
 				}
 				k++
 				continue
@@ -596,7 +751,7 @@ func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recE
 				n := id.Name
 				if n == "_" {
 					n = fmt.Sprintf("mbenchRec%s%d", prefix, k)
-					edits = append(edits, recEdit{off(id.Pos()), off(id.End()), n})
+					edits = append(edits, recEdit{off(id.Pos()), off(id.End()), n, 0})
 				}
 				names[vars[k]] = n
 				k++
@@ -653,6 +808,6 @@ func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recE
 	// The deferred call records only a return: a panic is passed on.
 	text := fmt.Sprintf(" if mbenchRecSegments[%d].Active() { if %s := mbenchRecSegments[%d].Begin(%s); %s.Recording() { defer func() { if r := recover(); r != nil { panic(r) }; %s.End(%s) }() } };", i, call, i, in, call, call, out)
 	p := off(fd.Body.Lbrace + 1)
-	edits = append(edits, recEdit{p, p, text})
+	edits = append(edits, recEdit{p, p, text, 0})
 	return edits, nil
 }

@@ -48,6 +48,17 @@ type Segment struct {
 	// reads), in order of definition; for a Whole segment, the results.
 	Outputs []Var
 
+	// Exits are the statements that leave a statement segment before its
+	// end, in source order: returns, and breaks, continues and gotos to
+	// statements outside it. The payload reports how it left, as the
+	// program did: exit 0 at its end, exit k after Exits[k-1].
+	Exits []Exit
+
+	// Returns are the values a return among the Exits hands back, named
+	// "return 0", "return 1", ...: the results of the function around
+	// the segment. Empty when no exit returns.
+	Returns []Var
+
 	// Discards are expressions whose values the segment computes and
 	// drops (a call statement whose results are ignored, an assignment to
 	// the blank identifier); the generated code consumes them.
@@ -64,6 +75,23 @@ type Segment struct {
 	// Skipped is how many executions Record skipped because a value in
 	// them cannot be recorded (a non-nil error).
 	Skipped int
+}
+
+// An Exit is a statement that leaves the segment before its end.
+type Exit struct {
+	// Stmt is a *ast.ReturnStmt or a *ast.BranchStmt.
+	Stmt ast.Stmt
+
+	// Desc names it: "return at file.go:12:3", "break outer at ...".
+	Desc string
+}
+
+// Returns reports whether the exit returns from the function around the
+// segment; then the program's outputs are gone, and the values it
+// returns take their place in the recorded sets.
+func (x Exit) Returns() bool {
+	_, ok := x.Stmt.(*ast.ReturnStmt)
+	return ok
 }
 
 // A Var is an input or output of a segment.
@@ -97,8 +125,10 @@ type Reason string
 const (
 	Accepted Reason = ""
 
-	// JumpsOut: a return, a break, continue or goto to a label or loop
-	// outside the segment.
+	// JumpsOut: an exit the payload cannot report as the program took
+	// it: a variable the program reads after the exit is not in scope at
+	// it (declared later in the segment, or shadowed there), so its
+	// value there cannot be recorded.
 	JumpsOut Reason = "jumps out of the segment"
 
 	// RecoveredPanic: the segment may panic and the function around it

@@ -14,8 +14,12 @@ type File struct {
 }
 
 // A Set is one execution of the segment: its inputs before, its outputs
-// (and mutated inputs) after.
+// (and mutated inputs) after. Exit says how the execution left the
+// segment: 0 at its end, k by its k-th exit (a return, or a branch to a
+// statement outside it); after a return, the outputs are the mutated
+// inputs and the values returned ("return 0", ...).
 type Set struct {
+	Exit    int   `json:"exit,omitempty"`
 	Inputs  []Var `json:"inputs"`
 	Outputs []Var `json:"outputs"`
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -60,4 +61,14 @@ func (s Set) decode(tb testing.TB, kind string, vars []Var, name, typ string, pt
 		return
 	}
 	tb.Fatalf("%s: set %d has no %s %s; regenerate with mbench gen", s.file, s.index, kind, name)
+}
+
+// exitName names exit k of a segment whose exits are names, for the
+// messages of regression tests: a recorded file older than the code may
+// name an exit the code no longer has.
+func exitName(names []string, k int) string {
+	if k < 0 || k >= len(names) {
+		return "exit " + strconv.Itoa(k) + ", which the code does not have"
+	}
+	return names[k]
 }

@@ -17,6 +17,9 @@ func (f *File) Marshal() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n    {\n")
+		if s.Exit != 0 {
+			fmt.Fprintf(&b, "      \"exit\": %d,\n", s.Exit)
+		}
 		for j, list := range [][]Var{s.Inputs, s.Outputs} {
 			b.WriteString([]string{`      "inputs": [`, `      "outputs": [`}[j])
 			for k, v := range list {

@@ -25,7 +25,8 @@ const RecordDirEnv = "MBENCH_RECORD_DIR"
 // are not examined again.
 //
 // Under DIR/NAME it writes "reached" when the segment first starts, each
-// complete set as set-N.json ({"inputs":[values],"outputs":[values]}, N
+// complete set as set-N.json ({"exit":K,"inputs":[values],"outputs":[values]},
+// "exit" left out when K is 0; N
 // counting from 1 in the order the executions began, with gaps where
 // sets were skipped), written to a temporary name and renamed, so that a
 // test binary that crashes keeps every set completed before; "error"
@@ -122,12 +123,22 @@ func (r *Recorder) Begin(inputs ...any) Call {
 
 // End records the outputs of the execution c began, and clears c: a
 // goto back over Begin must not end the same execution twice.
-func (c *Call) End(outputs ...any) {
+func (c *Call) End(outputs ...any) { c.Exit(0, outputs...) }
+
+// Exit records that the execution c began left the segment by its exit
+// code (0 is its end) with the outputs, and clears c, as End.
+func (c *Call) Exit(code int, outputs ...any) {
 	if c.r == nil {
 		return
 	}
 	defer func() { *c = Call{} }()
-	b := []byte(`{"inputs":[`)
+	b := []byte(`{`)
+	if code != 0 {
+		b = append(b, `"exit":`...)
+		b = strconv.AppendInt(b, int64(code), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"inputs":[`...)
 	for i, in := range c.inputs {
 		if i > 0 {
 			b = append(b, ',')

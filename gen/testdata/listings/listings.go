@@ -51,7 +51,8 @@ func Median(xs []float64) float64 {
 }
 
 // Find returns the row and column of the first target in grid, or -1, -1.
-// The inner loop breaks out to the outer label: it cannot be a benchmark.
+// The inner loop breaks out to the outer label: its benchmark reports
+// whether it did.
 func Find(grid [][]int, target int) (int, int) {
 	r, c := -1, -1
 outer:

@@ -93,3 +93,23 @@ func Escape(a, b []int) int {
 	}
 	return n
 }
+
+// Shadowed breaks out of the loop around the segment where its output n
+// is shadowed.
+func Shadowed(rows [][]int) int {
+	n := 0
+outer:
+	for _, row := range rows {
+		//mbench:bench Shadowed
+		for _, x := range row {
+			n += x
+			if x < 0 {
+				n := -x
+				if n > 9 {
+					break outer
+				}
+			}
+		}
+	}
+	return n
+}
