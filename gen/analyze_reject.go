@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // This file decides whether a segment gets a benchmark. The checks run
@@ -32,14 +33,14 @@ import (
 //     stores through one, or passes one to a call certain to change it
 //     (see the rules in analyze_effects.go).
 //   - Unrecordable: an input or output (outputs are recorded too, for
-//     the regression test) has, or reaches through fields, elements,
-//     keys and pointers, a channel, function, interface, uintptr or
-//     unsafe.Pointer (except a variable of type error itself: a nil
-//     error is recorded, and Record skips the executions where it is
-//     not nil); a type of os, net, syscall or os/exec (a handle:
-//     *os.File, net.Conn, ...); or a struct type of another package
-//     with unexported fields (the recorder cannot set them; a struct of
-//     the segment's own package is fine).
+//     the regression test) has, or reaches through fields (unexported
+//     ones included: the codec sets them through reflect), elements,
+//     keys and pointers, a channel, function, uintptr or unsafe.Pointer;
+//     a type of os, net, syscall or os/exec (a handle: *os.File,
+//     net.Conn, ...); or its type names an unexported type of another
+//     package, or one of a package it may not import. Interfaces pass:
+//     their values are recorded with their dynamic types, and Record
+//     decides whether the generated code can rebuild them.
 
 // reject sets the segment's Reason and Detail.
 func (a *analyzer) reject() {
@@ -350,10 +351,11 @@ func (a *analyzer) writesGlobal() (Reason, string) {
 func (a *analyzer) unrecordable() (Reason, string) {
 	check := func(kind string, vs []Var) string {
 		for _, v := range vs {
-			if isError(v.Type) {
-				continue
+			why := a.unnameable(v.Type)
+			if why == "" {
+				why = a.unrecordableType(v.Type, map[types.Type]bool{})
 			}
-			if why := a.unrecordableType(v.Type, map[types.Type]bool{}); why != "" {
+			if why != "" {
 				return fmt.Sprintf("%s %s of type %s: %s", kind, v.Name, types.TypeString(v.Type, types.RelativeTo(a.pkg)), why)
 			}
 		}
@@ -363,6 +365,9 @@ func (a *analyzer) unrecordable() (Reason, string) {
 		return Unrecordable, d
 	}
 	if d := check("output", a.seg.Outputs); d != "" {
+		return Unrecordable, d
+	}
+	if d := check("result", a.seg.Returns); d != "" {
 		return Unrecordable, d
 	}
 	return Accepted, ""
@@ -378,25 +383,93 @@ func isError(t types.Type) bool {
 // system.
 var handlePkgs = map[string]bool{"os": true, "net": true, "syscall": true, "os/exec": true}
 
+// unnameable says why the generated code, in the segment's package,
+// cannot spell t, or returns "": t names an unexported type of another
+// package, or a type of a package it may not import.
+func (a *analyzer) unnameable(t types.Type) string {
+	why := ""
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if why != "" {
+			return
+		}
+		switch t := types.Unalias(t).(type) {
+		case *types.Named:
+			obj := t.Obj()
+			if obj.Pkg() != nil && obj.Pkg() != a.pkg {
+				switch {
+				case !obj.Exported():
+					why = "it names " + types.TypeString(t, types.RelativeTo(a.pkg)) + ", an unexported type of another package"
+				case !importable(a.pkg.Path(), obj.Pkg().Path()):
+					why = "it names " + types.TypeString(t, types.RelativeTo(a.pkg)) + ", of a package it may not import"
+				}
+			}
+			if args := t.TypeArgs(); args != nil {
+				for i := range args.Len() {
+					walk(args.At(i))
+				}
+			}
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Struct:
+			for i := range t.NumFields() {
+				walk(t.Field(i).Type())
+			}
+		case *types.Signature:
+			for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := range tup.Len() {
+					walk(tup.At(i).Type())
+				}
+			}
+		}
+	}
+	walk(t)
+	return why
+}
+
+// importable reports whether the package with path from may import the
+// package with path to: a package under an internal directory only from
+// the tree rooted at the internal directory's parent.
+func importable(from, to string) bool {
+	var root string
+	switch {
+	case to == "internal" || strings.HasPrefix(to, "internal/"):
+	case strings.Contains(to, "/internal/"):
+		root = to[:strings.LastIndex(to, "/internal/")]
+	case strings.HasSuffix(to, "/internal"):
+		root = strings.TrimSuffix(to, "/internal")
+	default:
+		return true
+	}
+	if root == "" {
+		// The standard library's: only the standard library, whose
+		// paths have no dot in their first element.
+		return !strings.Contains(strings.SplitN(from, "/", 2)[0], ".")
+	}
+	return from == root || strings.HasPrefix(from, root+"/")
+}
+
 // unrecordableType says why a value of type t cannot be recorded, or
-// returns "".
+// returns "". Interfaces are recorded with the dynamic type of their
+// value, and structs of other packages with their unexported fields: the
+// recording decides, value by value, whether they can be rebuilt.
 func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) string {
 	if seen[t] {
 		return ""
 	}
 	seen[t] = true
 	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-		path := n.Obj().Pkg().Path()
-		name := types.TypeString(n, types.RelativeTo(a.pkg))
-		if handlePkgs[path] {
-			return "it holds " + name + ", an operating system handle"
-		}
-		if s, ok := n.Underlying().(*types.Struct); ok && n.Obj().Pkg() != a.pkg {
-			for i := range s.NumFields() {
-				if !s.Field(i).Exported() {
-					return "it holds " + name + ", a struct of another package with unexported fields"
-				}
-			}
+		if handlePkgs[n.Obj().Pkg().Path()] {
+			return "it holds " + types.TypeString(n, types.RelativeTo(a.pkg)) + ", an operating system handle"
 		}
 	}
 	switch u := t.Underlying().(type) {
@@ -411,8 +484,6 @@ func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) stri
 		return "it holds a channel"
 	case *types.Signature:
 		return "it holds a function"
-	case *types.Interface:
-		return "it holds an interface"
 	case *types.Pointer:
 		return a.unrecordableType(u.Elem(), seen)
 	case *types.Slice:

@@ -107,6 +107,10 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 			needCosts = true
 		}
 	}
+	registry, err := e.registry(todo)
+	if err != nil {
+		return nil, err
+	}
 	if !needCosts && !e.used["time"] && !slices.Contains(supportImports, "time") {
 		delete(e.imports, "time")
 	}
@@ -139,6 +143,7 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 	// The benchmarks come first, for the reader; the support code they
 	// call follows.
 	out.Write(body.Bytes())
+	out.WriteString(registry)
 	out.WriteString("\n// The code below loads and compares recorded values. It is a copy of\n")
 	out.WriteString("// mbench's codec, so that this file needs only the standard library.\n\n")
 	if needCosts {
@@ -156,6 +161,52 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// registry returns the declaration that registers with the codec the
+// named types the recorded inputs of segs hold in interfaces, "" when
+// there are none.
+func (e *emitter) registry(segs []*Segment) (string, error) {
+	var leaves []string
+	for _, s := range segs {
+		for _, l := range s.registry {
+			if !slices.Contains(leaves, l) {
+				leaves = append(leaves, l)
+			}
+		}
+	}
+	if len(leaves) == 0 {
+		return "", nil
+	}
+	sort.Strings(leaves)
+	var b strings.Builder
+	b.WriteString("// The named types the recorded inputs hold in interfaces, which the\n")
+	b.WriteString("// codec rebuilds.\nvar _ = mbenchRegister(\n")
+	for _, l := range leaves {
+		ref, why := resolveType(e.pkg.Types, testTypes(segs), l)
+		switch {
+		case why != "":
+			return "", fmt.Errorf("recorded type %s: %s", l, why)
+		case ref.v != nil:
+			p := ref.v.Pkg()
+			fmt.Fprintf(&b, "&%s.%s,\n", e.useImport(p.Path(), p.Name()), ref.v.Name())
+		default:
+			fmt.Fprintf(&b, "(*%s)(nil),\n", e.typeString(ref.typ, nil))
+		}
+	}
+	b.WriteString(")\n\n")
+	return b.String(), nil
+}
+
+// testTypes returns the types of the package of segs compiled with its
+// tests, or nil.
+func testTypes(segs []*Segment) *types.Package {
+	for _, s := range segs {
+		if s.testTypes != nil {
+			return s.testTypes
+		}
+	}
+	return nil
 }
 
 // buildConstraint returns the //go:build expression of the generated
@@ -346,8 +397,8 @@ func fileImportName(file *ast.File, p *types.Package) string {
 // under the names file uses.
 func (e *emitter) typeString(t types.Type, file *ast.File) string {
 	return types.TypeString(t, func(p *types.Package) string {
-		if p == e.pkg.Types {
-			return ""
+		if p.Path() == e.pkg.Types.Path() {
+			return "" // the package, or the package with its tests
 		}
 		return e.useImport(p.Path(), fileImportName(file, p))
 	})

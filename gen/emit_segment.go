@@ -103,8 +103,40 @@ type inputCode struct {
 // A checkCode compares a value the payload computed (Got) with the
 // recorded output Name of type Type (Recorded, as the recorded file
 // spells it).
+// Same compares their encodings instead (the value holds interfaces,
+// whose dynamic types the test may not be able to rebuild), passing Got
+// as a Ref when Ref (its type is an interface).
 type checkCode struct {
 	Name, Type, Recorded, Got string
+	Same, Ref                 bool
+}
+
+// holdsInterface reports whether a value of type t is or holds an
+// interface, through pointers, elements and fields.
+func holdsInterface(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Interface:
+		return true
+	case *types.Pointer:
+		return holdsInterface(u.Elem(), seen)
+	case *types.Slice:
+		return holdsInterface(u.Elem(), seen)
+	case *types.Array:
+		return holdsInterface(u.Elem(), seen)
+	case *types.Map:
+		return holdsInterface(u.Key(), seen) || holdsInterface(u.Elem(), seen)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if holdsInterface(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // segment returns the generated declarations of s.
@@ -262,7 +294,8 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 	}
 	c.Gots = strings.Join(gots, ", ")
 	check := func(v Var, got string) checkCode {
-		return checkCode{Name: v.Name, Type: e.typeString(v.Type, s.File), Recorded: e.recordedType(v.Type), Got: got}
+		return checkCode{Name: v.Name, Type: e.typeString(v.Type, s.File), Recorded: e.recordedType(v.Type), Got: got,
+			Same: holdsInterface(v.Type, map[types.Type]bool{}), Ref: types.IsInterface(v.Type)}
 	}
 	first := 0 // the first result that is an output
 	if len(s.Exits) > 0 {

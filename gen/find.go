@@ -9,6 +9,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,15 +154,16 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 //     to a call certain to change it: append, copy, delete, clear, a sort
 //     of sort or slices, a method with a pointer receiver, a function of
 //     the package that does not only read it;
-//   - Unrecordable: an input or output is, or reaches through fields,
-//     elements and pointers, a channel, function, interface, uintptr or
-//     unsafe.Pointer (values that mean nothing in another process, or
-//     whose dynamic type a recording cannot rebuild), a type of os, net,
-//     syscall or os/exec (handles), or a struct of another package with
-//     unexported fields. A variable of type error itself is allowed:
-//     Record records it when nil, skips the executions where it is not
-//     (a non-nil error cannot be rebuilt) and rejects the segment as
-//     Unrecordable only when it skipped every execution.
+//   - Unrecordable: an input or output is, or reaches through fields
+//     (unexported ones included), elements and pointers, a channel,
+//     function, uintptr or unsafe.Pointer (values that mean nothing in
+//     another process), or a type of os, net, syscall or os/exec
+//     (handles); or its type names an unexported type of another
+//     package, which the generated code cannot spell. Interfaces are
+//     recorded with the dynamic types of their values: Record skips the
+//     executions whose inputs hold a type the generated code cannot name,
+//     and rejects the segment as Unrecordable only when it skipped every
+//     execution.
 //
 // The segment's inputs and outputs are filled in when it is rejected
 // too.
@@ -220,6 +222,17 @@ func find(ctx context.Context, opts FindOptions) ([]*Segment, []string, error) {
 			cmp.Compare(a.Pos.Line, b.Pos.Line),
 			cmp.Compare(a.Pos.Column, b.Pos.Column))
 	})
+	// The package compiled with its _test.go files, for the types the
+	// generated file, one of them, may name.
+	tests := map[string]*types.Package{}
+	for _, pkg := range pkgs {
+		if isTestVariant(pkg) && pkg.Types != nil && !strings.HasSuffix(pkg.PkgPath, ".test") && !strings.HasSuffix(pkg.Name, "_test") {
+			tests[pkg.PkgPath] = pkg.Types
+		}
+	}
+	for _, s := range f.segs {
+		s.testTypes = tests[s.Pkg.PkgPath]
+	}
 	cache := &ssaCache{}
 	for _, s := range f.segs {
 		if err := ctx.Err(); err != nil {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,9 +89,11 @@ func (e *TestsFailed) Error() string {
 // opts.MaxInputs sets of distinct inputs, each written as soon as the
 // execution ends, so a crash keeps what was recorded before.
 //
-// A variable of interface type (error) is recorded as null when nil; an
-// execution holding a value that cannot be recorded (a non-nil error) is
-// skipped, without taking the place of another set, and counted.
+// A variable of interface type is recorded with the dynamic type of its
+// value (null when nil). An execution holding a value that cannot be
+// recorded (a func) is skipped, without taking the place of another set,
+// and counted; so is, when the sets are collected, one whose inputs hold
+// in an interface a type the generated code cannot name (errors.New's).
 //
 // Record then writes testdata/mbench/NAME.json in each package's
 // directory (when its content changed), sets each segment's Sets and
@@ -267,9 +270,6 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 		}
 	}
 	sort.Slice(files, func(a, b int) bool { return files[a].n < files[b].n })
-	if len(files) > max {
-		files = files[:max]
-	}
 
 	ins, outs := recordedVars(s)
 	f := codec.File{Segment: s.Name, Package: s.Pkg.PkgPath}
@@ -289,6 +289,24 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 		outs := exitVars(s, raw.Exit, outs)
 		if err != nil || len(raw.Inputs) != len(ins) || len(raw.Outputs) != len(outs) {
 			return fmt.Errorf("%s: recorded set %s is malformed (%v)", s.Pos, file.name, err)
+		}
+		// An input holding a value whose type the generated code
+		// cannot name cannot be rebuilt: the set is skipped.
+		leaves, why := rebuildable(s.Pkg.Types, s.testTypes, raw.Inputs)
+		if why != "" {
+			s.Skipped++
+			if len(problem) == 0 {
+				problem = []byte("rebuild: " + why)
+			}
+			continue
+		}
+		if len(f.Sets) == max {
+			continue
+		}
+		for _, l := range leaves {
+			if !slices.Contains(s.registry, l) {
+				s.registry = append(s.registry, l)
+			}
 		}
 		set := codec.Set{Exit: raw.Exit, Inputs: []codec.Var{}, Outputs: []codec.Var{}}
 		for j, v := range ins {
@@ -329,6 +347,9 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 // the recorder's first ("output 1: ...", numbering the values of
 // recordedVars from 0).
 func skippedDetail(s *Segment, problem string) string {
+	if why, ok := strings.CutPrefix(problem, "rebuild: "); ok {
+		return fmt.Sprintf("no execution the tests made (%d) can be rebuilt: an input holds a value of type %s", s.Skipped, why)
+	}
 	where, msg, _ := strings.Cut(problem, ": ")
 	kind, num, _ := strings.Cut(where, " ")
 	i, err := strconv.Atoi(num)
@@ -341,16 +362,6 @@ func skippedDetail(s *Segment, problem string) string {
 		return "while recording: " + problem
 	}
 	v := vars[i]
-	if isError(v.Type) {
-		how := "ended with"
-		switch {
-		case kind == "input":
-			how = "started with"
-		case s.Whole:
-			how = "returned"
-		}
-		return fmt.Sprintf("every execution the tests made (%d) %s a non-nil error in %s, which cannot be rebuilt", s.Skipped, how, v.Name)
-	}
 	return fmt.Sprintf("no execution the tests made (%d) could be recorded: %s %s: %s", s.Skipped, kind, v.Name, msg)
 }
 

@@ -73,8 +73,19 @@ type Segment struct {
 	Sets int
 
 	// Skipped is how many executions Record skipped because a value in
-	// them cannot be recorded (a non-nil error).
+	// them cannot be recorded or rebuilt (a func, an interface holding a
+	// type the generated code cannot name).
 	Skipped int
+
+	// registry are the named types the recorded inputs hold in
+	// interfaces, sorted: the generated code registers them with the
+	// codec, which rebuilds them.
+	registry []string
+
+	// testTypes is the package compiled with its _test.go files, whose
+	// types and imports the generated file may use too; nil without
+	// tests.
+	testTypes *types.Package
 }
 
 // An Exit is a statement that leaves the segment before its end.
@@ -136,10 +147,10 @@ const (
 	RecoveredPanic Reason = "panics to a recovering caller"
 
 	// Unrecordable: an input whose value cannot be recorded and restored:
-	// a channel, a function, an unsafe pointer, an interface other than
-	// error, an OS handle (files, connections), or a type of another
-	// package with unexported fields; or, at recording time, a segment
-	// every execution of which held such a value (a non-nil error).
+	// a channel, a function, an unsafe pointer, an OS handle (files,
+	// connections), or a value of a type the generated code cannot
+	// name; or, at recording time, a segment every execution of which
+	// held such a value (an interface holding errors.New's error).
 	Unrecordable Reason = "reads a value that cannot be recorded"
 
 	// TypeParam: an input whose type depends on a type parameter.

@@ -29,13 +29,16 @@
 //	                      target's value; a pointer reached more than once
 //	                      (shared, or in a cycle) is {"$id":N,"$v":value}
 //	                      where it is first met and {"$ref":N} after
-//	interfaces, funcs,    null when nil; a non-nil one is refused, since
-//	chans                 the static type of the destination cannot say
-//	                      what to rebuild
+//	interfaces            null when nil; otherwise {"$type":T,"$v":value}
+//	                      with the name of the dynamic type (typeName:
+//	                      "github.com/a/b.T", "*T", "[]int"), which
+//	                      Decode rebuilds when the type is predeclared,
+//	                      registered (Register) or built from such types
+//	funcs, chans          null when nil; a non-nil one is refused
 //
 // Encode refuses unsafe.Pointer and uintptr, whose values mean nothing in
-// another process, and non-nil interfaces, funcs and chans; the error names
-// the path to the value and its type. Unexported fields are read through
+// another process, and non-nil funcs and chans; the error names the path
+// to the value and its type. Unexported fields are read through
 // reflect and written through unsafe, so values of the package's own types
 // round-trip whole.
 //

@@ -237,7 +237,7 @@ func TestRefuse(t *testing.T) {
 	}{
 		{struct{ X []struct{ F func() } }{X: []struct{ F func() }{{}, {F: func() {}}}}, ".X[1].F (func()): cannot record a non-nil func"},
 		{struct{ c chan int }{c: make(chan int)}, ".c (chan int): cannot record a non-nil chan"},
-		{map[string]any{"k": i}, `["k"] (interface {}): cannot record a non-nil interface holding int`},
+		{map[string]any{"k": i, "l": func() {}}, `["l"](func()) (func()): cannot record a non-nil func`},
 		{struct{ U uintptr }{}, ".U (uintptr): cannot record a uintptr"},
 		{unsafe.Pointer(&p), "value (unsafe.Pointer): cannot record a unsafe.Pointer"},
 	}
@@ -277,7 +277,9 @@ func TestDecodeErrors(t *testing.T) {
 			P *int
 			Q *int8
 		}), ".Q (*int8): $ref 1 is a *int"},
-		{`3`, new(any), "value (interface {}): only a nil interface can be decoded"},
+		{`3`, new(any), `value (interface {}): want {"$type": ..., "$v": ...}, have the number 3`},
+		{`{"$type":"example.com/x.T","$v":1}`, new(any), "value (interface {}): the type example.com/x.T of the value it holds is not known here"},
+		{`{"$type":"string","$v":"s"}`, new(error), "value (error): string does not implement it"},
 		{`1 2`, new(int), "value: invalid JSON: data after the value"},
 		{`[`, new([]int), "value: invalid JSON: unexpected EOF"},
 		{`{"quoted":"x"}`, new(string), `value (string): want {"quoted": a Go-quoted string}`},

@@ -174,7 +174,9 @@ func (d *decoder) decode(v reflect.Value, j any) error {
 		return d.decodeStruct(v, j)
 	case reflect.Ptr:
 		return d.decodePointer(v, j)
-	case reflect.Interface, reflect.Func, reflect.Chan:
+	case reflect.Interface:
+		return d.decodeInterface(v, j)
+	case reflect.Func, reflect.Chan:
 		if j != nil {
 			return d.fail(t, "only a nil %s can be decoded", v.Kind().String())
 		}
@@ -335,6 +337,38 @@ func (d *decoder) decodePointer(v reflect.Value, j any) error {
 		return err
 	}
 	d.pop()
+	return nil
+}
+
+// decodeInterface sets the interface v from {"$type": name, "$v": value},
+// rebuilding a value of the type named, which must be registered,
+// predeclared or built from such types (lookupType), or from null.
+func (d *decoder) decodeInterface(v reflect.Value, j any) error {
+	t := v.Type()
+	if j == nil {
+		v.Set(reflect.Zero(t))
+		return nil
+	}
+	obj, _ := j.(map[string]any)
+	name, ok := obj["$type"].(string)
+	x, okv := obj["$v"]
+	if !ok || !okv || len(obj) != 2 {
+		return d.fail(t, `want {"$type": ..., "$v": ...}, have %s`, describe(j))
+	}
+	dyn, ok := lookupType(name)
+	if !ok {
+		return d.fail(t, "the type %s of the value it holds is not known here", name)
+	}
+	if !dyn.Implements(t) {
+		return d.fail(t, "%s does not implement it", name)
+	}
+	val := reflect.New(dyn).Elem()
+	d.push("("+dyn.String()+")", 0)
+	if err := d.decode(val, x); err != nil {
+		return err
+	}
+	d.pop()
+	v.Set(val)
 	return nil
 }
 

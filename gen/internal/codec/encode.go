@@ -133,6 +133,15 @@ func (e *encoder) count(v reflect.Value) error {
 			}
 			e.pop()
 		}
+	case reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		if err := e.push("("+v.Elem().Type().String()+")", 0); err != nil {
+			return err
+		}
+		defer e.pop()
+		return e.count(addressable(v.Elem()))
 	}
 	return nil
 }
@@ -219,10 +228,25 @@ func (e *encoder) encode(v reflect.Value) error {
 		e.buf = append(e.buf, '}')
 	case reflect.Ptr:
 		return e.encodePointer(v)
-	case reflect.Interface, reflect.Func, reflect.Chan:
-		if v.Kind() == reflect.Interface && !v.IsNil() {
-			return e.fail(t, "cannot record a non-nil interface holding "+v.Elem().Type().String())
+	case reflect.Interface:
+		if v.IsNil() {
+			e.buf = append(e.buf, "null"...)
+			return nil
 		}
+		// The dynamic type, so that Decode knows what to rebuild.
+		el := v.Elem()
+		e.buf = append(e.buf, `{"$type":`...)
+		e.buf = appendString(e.buf, typeName(el.Type()))
+		e.buf = append(e.buf, `,"$v":`...)
+		if err := e.push("("+el.Type().String()+")", 0); err != nil {
+			return err
+		}
+		if err := e.encode(addressable(el)); err != nil {
+			return err
+		}
+		e.pop()
+		e.buf = append(e.buf, '}')
+	case reflect.Func, reflect.Chan:
 		if !v.IsNil() {
 			return e.fail(t, "cannot record a non-nil "+v.Kind().String())
 		}
@@ -489,4 +513,18 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// A Ref is the argument of Begin and End for a variable of interface type:
+// a pointer to it, so that the variable is encoded under its static type
+// (null when nil, refused otherwise) rather than as the dynamic value it
+// holds, which could not be decoded back into the variable.
+type Ref struct{ P any }
+
+// encodeArg encodes an argument of Begin or End.
+func encodeArg(v any) ([]byte, error) {
+	if r, ok := v.(Ref); ok {
+		return encodeValue(reflect.ValueOf(r.P).Elem())
+	}
+	return Encode(v)
 }

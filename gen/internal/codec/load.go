@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -71,4 +72,58 @@ func exitName(names []string, k int) string {
 		return "exit " + strconv.Itoa(k) + ", which the code does not have"
 	}
 	return names[k]
+}
+
+// same compares got, what a payload computed, with the recorded output
+// name of type typ by their encodings, for values that hold interfaces:
+// the dynamic type of an interface need not be one the test can rebuild
+// (errors.New's), and its encoding says all the codec knows of it. Pass
+// a variable of interface type as a Ref, as the recorder did. It returns
+// "" when they encode alike, and otherwise the encodings from where they
+// first differ.
+func (s Set) same(tb testing.TB, name, typ string, got any) string {
+	tb.Helper()
+	for _, v := range s.Outputs {
+		if v.Name != name {
+			continue
+		}
+		if v.Type != typ {
+			tb.Fatalf("%s: set %d: output %s was recorded as %s, the code has %s; regenerate with mbench gen", s.file, s.index, name, v.Type, typ)
+		}
+		enc, err := encodeArg(got)
+		if err != nil {
+			return "cannot encode it: " + err.Error()
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, v.Value); err != nil {
+			tb.Fatalf("%s: set %d: output %s: %v; regenerate with mbench gen", s.file, s.index, name, err)
+		}
+		return encodingDiff(enc, want.Bytes())
+	}
+	tb.Fatalf("%s: set %d has no output %s; regenerate with mbench gen", s.file, s.index, name)
+	return ""
+}
+
+// encodingDiff returns "" when a and b are equal, and otherwise both from
+// a little before their first difference, shortened.
+func encodingDiff(a, b []byte) string {
+	if bytes.Equal(a, b) {
+		return ""
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := i - 20
+	if from < 0 {
+		from = 0
+	}
+	cut := func(x []byte) string {
+		x = x[from:]
+		if len(x) > 60 {
+			x = append(x[:57:57], "..."...)
+		}
+		return string(x)
+	}
+	return "encoded from byte " + strconv.Itoa(from) + ": " + cut(a) + " != " + cut(b)
 }

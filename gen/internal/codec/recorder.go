@@ -3,7 +3,6 @@ package codec
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -51,20 +50,6 @@ type Recorder struct {
 	done    int32 // 1 when done, read and written atomically (atomic.Bool is Go 1.19)
 	reached sync.Once
 	failed  sync.Once
-}
-
-// A Ref is the argument of Begin and End for a variable of interface type:
-// a pointer to it, so that the variable is encoded under its static type
-// (null when nil, refused otherwise) rather than as the dynamic value it
-// holds, which could not be decoded back into the variable.
-type Ref struct{ P any }
-
-// encodeArg encodes an argument of Begin or End.
-func encodeArg(v any) ([]byte, error) {
-	if r, ok := v.(Ref); ok {
-		return encodeValue(reflect.ValueOf(r.P).Elem())
-	}
-	return Encode(v)
 }
 
 // A Call is one execution of a segment being recorded.

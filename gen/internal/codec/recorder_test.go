@@ -87,25 +87,30 @@ func TestRecorderErrorsAndLimits(t *testing.T) {
 	}
 }
 
-// TestRecorderSkipsErrors checks that an execution ending with a non-nil
-// error is skipped without taking the place of a set, and that an error
-// variable passed as a Ref is recorded as null when nil.
-func TestRecorderSkipsErrors(t *testing.T) {
+// TestRecorderErrors checks that an error variable passed as a Ref is
+// recorded as null when nil and with its dynamic type otherwise, and
+// that an execution holding a value that cannot be encoded (a func) is
+// skipped without taking the place of a set.
+func TestRecorderErrors(t *testing.T) {
 	dir := t.TempDir()
 	r := &Recorder{Name: "Parse", Dir: dir, Max: 2}
-	for _, s := range []string{"x", "1", "y", "x", "2", "3"} {
+	for _, s := range []string{"f", "x", "f", "1", "2"} {
 		n, err := strconv.Atoi(s)
+		var out any = n
+		if s == "f" {
+			out = func() {}
+		}
 		c := r.Begin(s)
-		c.End(n, Ref{&err})
+		c.End(out, Ref{&err})
 	}
 	got := readDir(t, filepath.Join(dir, "Parse"))
 	want := map[string]string{
 		"reached":    "",
-		"set-2.json": `{"inputs":["1"],"outputs":[1,null]}` + "\n",
-		"set-4.json": `{"inputs":["2"],"outputs":[2,null]}` + "\n",
-		// "x" again is not examined a second time.
-		"skipped": "2",
-		"error":   "output 1: value (error): cannot record a non-nil interface holding *strconv.NumError",
+		"set-2.json": `{"inputs":["x"],"outputs":[0,{"$type":"*strconv.NumError","$v":{"Func":"Atoi","Num":"x","Err":{"$type":"*errors.errorString","$v":{"s":"invalid syntax"}}}}]}` + "\n",
+		"set-3.json": `{"inputs":["1"],"outputs":[1,null]}` + "\n",
+		// "f" again is not examined a second time.
+		"skipped": "1",
+		"error":   "output 0: value (func()): cannot record a non-nil func",
 	}
 	if len(got) != len(want) {
 		t.Errorf("files %v, want %v", got, want)
