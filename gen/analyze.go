@@ -80,6 +80,7 @@ func analyze(s *Segment, cache *ssaCache) {
 	}
 	a.discards()
 	a.mutated()
+	a.globals()
 	a.sinks()
 	a.reject()
 }
@@ -106,6 +107,31 @@ func (a *analyzer) mutated() {
 			}
 		}
 	}
+}
+
+// globals sets the package-level variables of the segment's package
+// that it reads and that a function of the package assigns, other than
+// an init function: state that may differ between the tests and the
+// benchmark. Those whose values cannot be recorded are left out, and
+// read where they are.
+func (a *analyzer) globals() {
+	assigned := a.ssa.assignedGlobals(a.seg.Pkg, a)
+	seen := map[*types.Var]bool{}
+	ast.Inspect(a.code, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := a.info.Uses[id].(*types.Var)
+		if !ok || !isGlobal(v) || v.Pkg() != a.pkg || seen[v] || !assigned[v] {
+			return true
+		}
+		seen[v] = true
+		if a.unnameable(v.Type()) == "" && a.unrecordableType(v.Type(), map[types.Type]bool{}) == "" {
+			a.seg.Globals = append(a.seg.Globals, Var{Name: v.Name(), Type: v.Type(), Obj: v})
+		}
+		return true
+	})
 }
 
 // outerFunc returns the outermost function of file around fn.

@@ -52,6 +52,37 @@ type ssaCache struct {
 	// readOnly memoises readOnlyParam; true while in progress, so
 	// recursion assumes the best and the rest of the function decides.
 	readOnly map[paramKey]bool
+	// assigned memoises assignedGlobals.
+	assigned map[*packages.Package]map[*types.Var]bool
+}
+
+// assignedGlobals returns the package-level variables of pkg that a
+// function of pkg other than init assigns, computed once per package.
+func (c *ssaCache) assignedGlobals(pkg *packages.Package, a *analyzer) map[*types.Var]bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.assigned == nil {
+		c.assigned = map[*packages.Package]map[*types.Var]bool{}
+	}
+	if m, ok := c.assigned[pkg]; ok {
+		return m
+	}
+	m := map[*types.Var]bool{}
+	for _, f := range pkg.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Recv == nil && fd.Name.Name == "init" {
+				continue
+			}
+			for _, as := range a.assignments(fd.Body) {
+				if as.direct && !as.addr && isGlobal(as.v) && as.v.Pkg() == pkg.Types {
+					m[as.v] = true
+				}
+			}
+		}
+	}
+	c.assigned[pkg] = m
+	return m
 }
 
 type paramKey struct {

@@ -468,8 +468,16 @@ func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) stri
 	}
 	seen[t] = true
 	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		name := types.TypeString(n, types.RelativeTo(a.pkg))
 		if handlePkgs[n.Obj().Pkg().Path()] {
-			return "it holds " + types.TypeString(n, types.RelativeTo(a.pkg)) + ", an operating system handle"
+			return "it holds " + name + ", an operating system handle"
+		}
+		if _, ok := n.Underlying().(*types.Struct); ok && n.Obj().Pkg() != a.pkg {
+			// Name the type of the other package that holds it.
+			if why := a.unrecordableType(n.Underlying(), seen); why != "" {
+				return "it holds " + name + ": " + why
+			}
+			return ""
 		}
 	}
 	switch u := t.Underlying().(type) {

@@ -303,9 +303,12 @@ func usesBLoop(pkg *packages.Package, segs []*Segment) bool {
 	return true
 }
 
-// hasReset reports whether s mutates an input, which the benchmark then
-// restores before each call.
+// hasReset reports whether s mutates an input or reads package-level
+// state, which the benchmark then restores before each call.
 func hasReset(s *Segment) bool {
+	if len(s.Globals) > 0 {
+		return true
+	}
 	for _, v := range s.Inputs {
 		if v.Mutated {
 			return true

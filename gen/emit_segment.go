@@ -57,8 +57,10 @@ type segmentCode struct {
 	HasReset bool
 	HasSinks bool
 
-	// Inputs are decoded by the setup and restored by the reset.
-	Inputs []inputCode
+	// Inputs are decoded by the setup and restored by the reset, and so
+	// are Globals, the package-level variables the segment reads.
+	Inputs  []inputCode
+	Globals []globalCode
 
 	// Call is the payload's call on the inputs; SinkCall stores its
 	// consumed results to the sinks. BLoop says the benchmark loops
@@ -98,6 +100,13 @@ type exitChecks struct {
 type inputCode struct {
 	Name, Recorded, In, Save string
 	Mutated, Copy            bool
+}
+
+// A globalCode is a package-level variable the segment reads: its name,
+// its name and type as recorded, and the variable its recorded value is
+// decoded into, which the reset assigns it.
+type globalCode struct {
+	Name, Recorded, Type, Saved string
 }
 
 // A checkCode compares a value the payload computed (Got) with the
@@ -262,6 +271,11 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 		if v.Mutated {
 			decl(save(v), e.typeString(v.Type, s.File))
 		}
+	}
+	for _, v := range s.Globals {
+		g := globalCode{Name: v.Name, Recorded: s.Pkg.Types.Name() + "." + v.Name, Type: e.recordedType(v.Type), Saved: "mbenchGlobal" + s.Name + "_" + v.Name}
+		decl(g.Saved, e.typeString(v.Type, s.File))
+		c.Globals = append(c.Globals, g)
 	}
 	// The sinks: needed in a b.N loop, and to time a payload call
 	// against a reset.

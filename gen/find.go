@@ -109,6 +109,10 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // the right-hand sides assigned to _, and the calls some of whose
 // results are assigned to _.
 //
+// Globals are the package-level variables of the segment's package it
+// reads directly that a function of the package other than init
+// assigns, and whose values can be recorded.
+//
 // A whole-function segment's inputs are its receiver and parameters
 // (named "recv" and "p0", "p1", ... when unnamed or _) and its outputs
 // are its results (named "r0", "r1", ... when unnamed or _).

@@ -366,8 +366,9 @@ func skippedDetail(s *Segment, problem string) string {
 }
 
 // recordedVars returns the variables recorded before and after segment s:
-// its inputs, and its outputs followed by the inputs it mutates (unless an
-// output has the same name).
+// its inputs followed by the package-level variables it reads (named
+// "pkg.name": globalVars), and its outputs followed by the inputs it
+// mutates (unless an output has the same name).
 func recordedVars(s *Segment) (ins, outs []Var) {
 	outs = append(outs, s.Outputs...)
 	for _, v := range s.Inputs {
@@ -375,7 +376,37 @@ func recordedVars(s *Segment) (ins, outs []Var) {
 			outs = append(outs, v)
 		}
 	}
-	return s.Inputs, outs
+	return append(slices.Clone(s.Inputs), globalVars(s)...), outs
+}
+
+// globalVars returns s.Globals as recorded, named "pkg.name" after the
+// package's name, which no local variable's name can be.
+func globalVars(s *Segment) []Var {
+	var vars []Var
+	for _, v := range s.Globals {
+		v.Name = s.Pkg.Types.Name() + "." + v.Name
+		vars = append(vars, v)
+	}
+	return vars
+}
+
+// beginArgs returns the arguments of Begin for s: its inputs, then the
+// package-level variables it reads, by name; names, when not nil, name
+// the inputs.
+func beginArgs(s *Segment, names []string) string {
+	vars := append(slices.Clone(s.Inputs), s.Globals...)
+	if names != nil || len(s.Globals) > 0 {
+		if names == nil {
+			for _, v := range s.Inputs {
+				names = append(names, v.Name)
+			}
+		}
+		names = slices.Clone(names)
+		for _, v := range s.Globals {
+			names = append(names, v.Name)
+		}
+	}
+	return recArgs(vars, names)
 }
 
 // exitVars returns the variables recorded after segment s left by exit
@@ -524,9 +555,15 @@ func instrumentFile(name string, segs []*Segment, idx []int) ([]byte, error) {
 		body := funcBody(s.Func)
 		_, outs := recordedVars(s)
 		insert(body.Lbrace+1, fmt.Sprintf(" var %s mbenchRecCall;", call), 0)
-		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, recArgs(s.Inputs, nil)), 0)
+		insert(s.Stmt.Pos(), fmt.Sprintf("if mbenchRecSegments[%d].Active() { %s = mbenchRecSegments[%d].Begin(%s) }; ", i, call, i, beginArgs(s, nil)), 0)
 		end := fmt.Sprintf("if %s.Recording() { %s.End(%s) }", call, call, recArgs(outs, nil))
 		// A block's outputs may be declared in it: then end it inside.
+		// A statement that never ends (for {} left by returns) has no
+		// end to record, and a call after it would end the function
+		// with a statement that is not terminating.
+		if terminating(s.Stmt, nil) {
+			continue
+		}
 		if b, ok := unlabel(s.Stmt).(*ast.BlockStmt); ok && declaredIn(outs, b) {
 			insert(b.Rbrace, end+"; ", 2)
 		} else {
@@ -678,6 +715,94 @@ func resultTypes(src []byte, fn ast.Node, off func(token.Pos) int) ([]string, er
 	return out, nil
 }
 
+// terminating reports whether s is a terminating statement (The Go
+// Programming Language Specification, "Terminating statements"): control
+// never flows past it. label is the label of s, when it has one.
+func terminating(s ast.Stmt, label *ast.Ident) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return s.Tok == token.GOTO || s.Tok == token.FALLTHROUGH
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok {
+			id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+			return ok && id.Name == "panic"
+		}
+	case *ast.BlockStmt:
+		return len(s.List) > 0 && terminating(s.List[len(s.List)-1], nil)
+	case *ast.LabeledStmt:
+		return terminating(s.Stmt, s.Label)
+	case *ast.IfStmt:
+		return s.Else != nil && terminating(s.Body, nil) && terminating(s.Else, nil)
+	case *ast.ForStmt:
+		return s.Cond == nil && !breaks(s.Body, label)
+	case *ast.SwitchStmt:
+		return clausesTerminate(s.Body, label)
+	case *ast.TypeSwitchStmt:
+		return clausesTerminate(s.Body, label)
+	case *ast.SelectStmt:
+		return clausesTerminate(s.Body, label)
+	}
+	return false
+}
+
+// clausesTerminate reports whether a switch or select whose clauses are
+// body terminates: it has a default (a select need not), no break leaves
+// it, and every clause ends in a terminating statement.
+func clausesTerminate(body *ast.BlockStmt, label *ast.Ident) bool {
+	hasDefault := false
+	for _, c := range body.List {
+		var list []ast.Stmt
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			list, hasDefault = c.Body, hasDefault || c.List == nil
+		case *ast.CommClause:
+			list, hasDefault = c.Body, true
+		}
+		if len(list) == 0 || !terminating(list[len(list)-1], nil) {
+			return false
+		}
+		for _, st := range list {
+			if breaks(st, label) {
+				return false
+			}
+		}
+	}
+	return hasDefault
+}
+
+// breaks reports whether n holds a break of the statement around it: an
+// unlabelled one outside nested loops, switches and selects, or one to
+// label.
+func breaks(n ast.Node, label *ast.Ident) bool {
+	found := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(c ast.Node) bool {
+			if found || c == nil {
+				return false
+			}
+			switch c := c.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if c != n {
+					walk(c, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				if c.Tok == token.BREAK && (c.Label == nil && !nested || c.Label != nil && label != nil && c.Label.Name == label.Name) {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	walk(n, false)
+	return found
+}
+
 // declaredIn reports whether one of vars is declared inside b.
 func declaredIn(vars []Var, b *ast.BlockStmt) bool {
 	for _, v := range vars {
@@ -796,22 +921,27 @@ func wholeEdits(s *Segment, i int, call string, off func(token.Pos) int) ([]recE
 		}
 		return "", fmt.Errorf("%s: %s is not a receiver, parameter or result of %s", s.Pos, v.Name, fd.Name.Name)
 	}
-	list := func(vars []Var) (string, error) {
+	exprs := func(vars []Var) ([]string, error) {
 		var es []string
 		for _, v := range vars {
 			e, err := expr(v)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			es = append(es, e)
 		}
-		return recArgs(vars, es), nil
+		return es, nil
+	}
+	list := func(vars []Var) (string, error) {
+		es, err := exprs(vars)
+		return recArgs(vars, es), err
 	}
 	_, outs := recordedVars(s)
-	in, err := list(s.Inputs)
+	inNames, err := exprs(s.Inputs)
 	if err != nil {
 		return nil, err
 	}
+	in := beginArgs(s, inNames)
 	out, err := list(outs)
 	if err != nil {
 		return nil, err

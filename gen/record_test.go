@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"maps"
 	"math"
@@ -396,5 +399,38 @@ func replay(t *testing.T, dir string) {
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("replaying the recorded sets: %v\n%s", err, out)
+	}
+}
+
+// TestTerminating checks the statements after which control never flows,
+// where instrumenting the end of a segment would leave a function
+// without a terminating statement.
+func TestTerminating(t *testing.T) {
+	src := `package p
+func f(c bool, xs []int) int {
+	for { return 1 }
+	for { if c { break }; return 1 }
+L:	for { for { break L } }
+	for { for { break } }
+	for c { return 1 }
+	if c { return 1 } else { panic("x") }
+	if c { return 1 }
+	switch { case c: return 1; default: return 2 }
+	switch { case c: return 1 }
+	switch { case c: break; default: return 2 }
+	{ goto M }
+M:	return 0
+}`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{true, false, false, true, false, true, false, true, false, false, true, true}
+	body := f.Decls[0].(*ast.FuncDecl).Body.List
+	for i, st := range body {
+		if got := terminating(st, nil); got != want[i] {
+			t.Errorf("line %d: terminating = %v, want %v", fset.Position(st.Pos()).Line, got, want[i])
+		}
 	}
 }

@@ -48,6 +48,14 @@ type Segment struct {
 	// reads), in order of definition; for a Whole segment, the results.
 	Outputs []Var
 
+	// Globals are the package-level variables of the segment's package
+	// that it reads and that the package's functions assign: the state
+	// the tests may have set. They are recorded with the inputs and
+	// restored before each call, so that the benchmark runs on the state
+	// the tests saw. Other package-level variables are read where they
+	// are.
+	Globals []Var
+
 	// Exits are the statements that leave a statement segment before its
 	// end, in source order: returns, and breaks, continues and gotos to
 	// statements outside it. The payload reports how it left, as the
