@@ -50,6 +50,8 @@ type emitted struct {
 	segs  []*Segment
 	lines map[*Segment][][2]int // first and last line of each declaration
 	owner map[string]*Segment   // top-level identifier → its segment
+	// sinkCalls are the payload calls storing results to the sinks.
+	sinkCalls map[*Segment]string
 }
 
 // segmentAt returns the segment whose generated code holds line, or nil.
@@ -86,7 +88,7 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 		}
 		return todo[i].Name < todo[j].Name
 	})
-	e := &emitter{pkg: pkg, imports: map[string]string{}, names: map[string]string{}, used: map[string]bool{}, owner: map[string]*Segment{}, sources: map[string][]byte{}}
+	e := &emitter{pkg: pkg, imports: map[string]string{}, names: map[string]string{}, used: map[string]bool{}, owner: map[string]*Segment{}, sources: map[string][]byte{}, sinkCalls: map[*Segment]string{}}
 	decls, supportImports := supportSource()
 	// The support code and the code written here use these packages
 	// under their own names.
@@ -156,7 +158,7 @@ func emitFile(pkg *packages.Package, segs []*Segment) (*emitted, error) {
 	if err != nil {
 		return nil, fmt.Errorf("formatting the generated code: %v", err)
 	}
-	f := &emitted{src: src, segs: todo, lines: map[*Segment][][2]int{}, owner: e.owner}
+	f := &emitted{src: src, segs: todo, lines: map[*Segment][][2]int{}, owner: e.owner, sinkCalls: e.sinkCalls}
 	if err := f.locate(e.owner); err != nil {
 		return nil, err
 	}
@@ -318,7 +320,9 @@ func hasReset(s *Segment) bool {
 }
 
 // costsSource measures the cost of a reset against a payload call; it is
-// emitted once, when some segment needs a reset.
+// emitted once, when some segment needs a reset: mbench gen times them to
+// decide where a benchmark resets, and a benchmark that resets in its
+// timed loop reports what a reset costs.
 const costsSource = `// mbenchCosts measures, once before a benchmark's timed loop, what a reset
 // and a payload call cost, in nanoseconds per call: the pair runs until
 // 1ms has passed (at most 1000 times), then the reset alone as often.
@@ -350,6 +354,9 @@ type emitter struct {
 	used    map[string]bool     // import paths the segments' code uses
 	owner   map[string]*Segment // top-level identifier → its segment
 	sources map[string][]byte   // file contents, by name
+	// sinkCalls are the segments' payload calls storing their results
+	// to the sinks, for timing a reset against a call.
+	sinkCalls map[*Segment]string
 }
 
 // useImport adds path to the imports under name, or under a name of its

@@ -6,12 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/mbench/mbench/gen/internal/codec"
 	"github.com/mbench/mbench/internal/proc"
 	"golang.org/x/tools/go/packages"
 )
@@ -53,7 +57,9 @@ func relTo(dir, file string) string {
 // and pass go vet, and its regression tests must pass. A segment at fault
 // is rejected and the file emitted again without it, until the file is
 // clean. It returns nil when no segment of pkg is left.
-func checked(ctx context.Context, pkg *packages.Package, segs []*Segment, tags string, logf func(string, ...any)) ([]byte, error) {
+//
+// The regression tests read the recorded sets from the directory sets.
+func checked(ctx context.Context, pkg *packages.Package, segs []*Segment, tags, sets string, logf func(string, ...any)) ([]byte, error) {
 	for {
 		f, err := emitFile(pkg, segs)
 		if err != nil {
@@ -67,11 +73,22 @@ func checked(ctx context.Context, pkg *packages.Package, segs []*Segment, tags s
 		} else {
 			logf("checking the %d benchmarks of %s", len(f.segs), pkg.PkgPath)
 		}
-		faults, err := verify(ctx, pkg.Dir, f, tags)
+		faults, err := verify(ctx, pkg.Dir, f, tags, sets)
 		if err != nil {
 			return nil, err
 		}
 		if len(faults) == 0 {
+			again, err := decideResets(ctx, pkg, f, tags, sets)
+			if err != nil {
+				return nil, err
+			}
+			if !again {
+				return f.src, nil
+			}
+			f, err = emitFile(pkg, segs)
+			if err != nil {
+				return nil, err
+			}
 			return f.src, nil
 		}
 		for s, fault := range faults {
@@ -99,7 +116,7 @@ var failedTest = regexp.MustCompile(`(?m)^\s*--- FAIL: TestMbench(\w+)`)
 // generated file (through an overlay: the file on disk is not touched),
 // then runs the regression tests, with the build tags, and returns the
 // segments at fault.
-func verify(ctx context.Context, dir string, f *emitted, tags string) (map[*Segment]fault, error) {
+func verify(ctx context.Context, dir string, f *emitted, tags, sets string) (map[*Segment]fault, error) {
 	tmp, err := os.MkdirTemp("", "mbench-gen-")
 	if err != nil {
 		return nil, err
@@ -145,6 +162,13 @@ func verify(ctx context.Context, dir string, f *emitted, tags string) (map[*Segm
 	env, err := scratchEnv(os.Environ(), tmp)
 	if err != nil {
 		return nil, err
+	}
+	if sets != "" {
+		abs, err := filepath.Abs(sets)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, codec.SetsDirEnv+"="+abs)
 	}
 	out, err := goCmd(ctx, dir, env, append([]string{"vet", "-overlay=" + ov}, append(tagFlags(tags), ".")...)...)
 	if err != nil {
@@ -205,4 +229,158 @@ func goCmd(ctx context.Context, dir string, env []string, args ...string) ([]byt
 	cmd.Dir = dir
 	cmd.Env = env
 	return cmd.CombinedOutput()
+}
+
+// decideResets decides, once, where the benchmark of each segment of f
+// that resets state runs its reset (Segment.ResetStopped): as the
+// generated file of the package decided before, or, for a segment it
+// does not hold, by timing a reset against a call on the recorded sets
+// (measureResets). Decided when mbench gen writes the file, not when the
+// benchmark runs, the mode is the same in every run, so that two runs
+// measure the same thing. It reports whether a segment's mode changed
+// from the one f was emitted with.
+func decideResets(ctx context.Context, pkg *packages.Package, f *emitted, tags, sets string) (bool, error) {
+	old := resetModes(filepath.Join(pkg.Dir, GeneratedFile))
+	var todo []*Segment
+	changed := false
+	set := func(s *Segment, stopped bool) {
+		changed = changed || s.ResetStopped != stopped
+		s.ResetStopped = stopped
+	}
+	for _, s := range f.segs {
+		if !hasReset(s) {
+			continue
+		}
+		if stopped, ok := old[s.Name]; ok {
+			set(s, stopped)
+			continue
+		}
+		todo = append(todo, s)
+	}
+	if len(todo) == 0 {
+		return changed, nil
+	}
+	stopped, err := measureResets(ctx, pkg, f, todo, tags, sets)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range todo {
+		set(s, stopped[s])
+	}
+	return changed, nil
+}
+
+// resetModes returns, by segment name, where the benchmarks of the
+// generated file reset: with the timer stopped (true) or in the timed
+// loop (false). A benchmark without a reset, or whose mode the file does
+// not say (it decided at run time, as mbench gen's benchmarks once did),
+// is left out, and so is every one of a file mbench gen did not write.
+func resetModes(file string) map[string]bool {
+	src, err := os.ReadFile(file)
+	if err != nil || !bytes.HasPrefix(src, []byte(header)) {
+		return nil
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	modes := map[string]bool{}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || !strings.HasPrefix(fd.Name.Name, "Benchmark") {
+			continue
+		}
+		stops, reports := false, false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				stops = stops || n.Sel.Name == "StopTimer"
+			case *ast.BasicLit:
+				reports = reports || n.Value == `"reset-ns/op"`
+			}
+			return true
+		})
+		if stops != reports {
+			modes[strings.TrimPrefix(fd.Name.Name, "Benchmark")] = stops
+		}
+	}
+	return modes
+}
+
+// measureResets times a reset against a call for each of segs, segments
+// of f, on their recorded sets, and reports those whose resets took
+// longer than their calls. Tests replace it, to decide without timing.
+var measureResets = timeResets
+
+// costLine matches a line of the timing test's output.
+var costLine = regexp.MustCompile(`mbench-reset (\w+) ([0-9.eE+-]+) ([0-9.eE+-]+)`)
+
+// timeResets is measureResets: a test added to the package through an
+// overlay, beside f, calls mbenchCosts on every recorded set of each
+// segment and logs the times; a segment's resets cost more than its calls
+// when the sums over its sets say so.
+func timeResets(ctx context.Context, pkg *packages.Package, f *emitted, segs []*Segment, tags, sets string) (map[*Segment]bool, error) {
+	tmp, err := os.MkdirTemp("", "mbench-gen-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var b strings.Builder
+	fmt.Fprintf(&b, "package %s\n\nimport \"testing\"\n\nfunc TestMbenchTimeResets(t *testing.T) {\n", pkg.Types.Name())
+	for _, s := range segs {
+		fmt.Fprintf(&b, "\tfor _, s := range mbenchLoad(t, %q) {\n\t\tmbenchSetup%s(t, s)\n", s.Name, s.Name)
+		fmt.Fprintf(&b, "\t\tr, c := mbenchCosts(mbenchReset%s, func() { %s })\n", s.Name, f.sinkCalls[s])
+		fmt.Fprintf(&b, "\t\tt.Logf(\"mbench-reset %s %%g %%g\", r, c)\n\t}\n", s.Name)
+	}
+	b.WriteString("}\n")
+	gen, timing := filepath.Join(tmp, GeneratedFile), filepath.Join(tmp, "timing.go")
+	if err := os.WriteFile(gen, f.src, 0o666); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(timing, []byte(b.String()), 0o666); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(pkg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	overlay, _ := json.Marshal(map[string]map[string]string{"Replace": {
+		filepath.Join(abs, GeneratedFile):                gen,
+		filepath.Join(abs, "mbench_time_resets_test.go"): timing,
+	}})
+	ov := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(ov, overlay, 0o666); err != nil {
+		return nil, err
+	}
+	env, err := scratchEnv(os.Environ(), tmp)
+	if err != nil {
+		return nil, err
+	}
+	if sets != "" {
+		abs, err := filepath.Abs(sets)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, codec.SetsDirEnv+"="+abs)
+	}
+	out, err := goCmd(ctx, pkg.Dir, env, append([]string{"test", "-overlay=" + ov, "-vet=off", "-count=1", "-v", "-run=^TestMbenchTimeResets$", "-bench=^$"}, append(tagFlags(tags), ".")...)...)
+	if err != nil {
+		return nil, fmt.Errorf("timing the resets of %s: %v\n%s", pkg.PkgPath, err, out)
+	}
+	sums := map[string][2]float64{}
+	for _, m := range costLine.FindAllSubmatch(out, -1) {
+		r, _ := strconv.ParseFloat(string(m[2]), 64)
+		c, _ := strconv.ParseFloat(string(m[3]), 64)
+		s := sums[string(m[1])]
+		sums[string(m[1])] = [2]float64{s[0] + r, s[1] + c}
+	}
+	stopped := map[*Segment]bool{}
+	for _, s := range segs {
+		sum, ok := sums[s.Name]
+		if !ok {
+			return nil, fmt.Errorf("timing the resets of %s: no times for %s\n%s", pkg.PkgPath, s.Name, out)
+		}
+		stopped[s] = sum[0] > sum[1]
+	}
+	return stopped, nil
 }

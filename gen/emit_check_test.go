@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func TestCheckedRejects(t *testing.T) {
 	recorded(t, dir, "Literal", map[string]any{"n": 30, "sum": 0}, map[string]any{"sum": 8555})
 	recorded(t, dir, "Join", map[string]any{"words": []string{"a", "b"}}, map[string]any{"joined": "a;b"})
 	var logged []string
-	src, err := checked(context.Background(), pkg, segs, "", func(format string, args ...any) {
+	src, err := checked(context.Background(), pkg, segs, "", "", func(format string, args ...any) {
 		logged = append(logged, format)
 	})
 	if err != nil {
@@ -196,25 +197,81 @@ func TestGenerateRemovesOrphans(t *testing.T) {
 	}
 }
 
-// TestRestoreReportsFailures: -check puts back the recorded sets that
-// recording changed, and says so when it cannot, rather than leaving
-// the user's files changed in silence.
-func TestRestoreReportsFailures(t *testing.T) {
+// TestCheckWritesNothing runs -check where recording gives other sets
+// than the files hold, and checks that no file of the module changes at
+// any time, not only by the end: a second interrupt exits at once, with
+// no chance to put a file back.
+func TestCheckWritesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records, builds and runs generated code")
+	}
 	dir := t.TempDir()
-	same := filepath.Join(dir, "same.json")
-	changed := filepath.Join(dir, "changed.json")
-	gone := filepath.Join(dir, "gone", "mbench", "lost.json") // its directory is gone
-	write(t, same, "same\n")
-	write(t, changed, "new\n")
-	saved := savedFiles{same: []byte("same\n"), changed: []byte("old\n"), gone: []byte("old\n")}
-	got, err := saved.restore()
-	if want := []string{changed, gone}; !slices.Equal(got, want) {
-		t.Errorf("restore changed %v, want %v", got, want)
+	copyTree(t, filepath.Join("testdata", "listings"), dir)
+	if _, err := Generate(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}}); err != nil {
+		t.Fatal(err)
 	}
-	if err == nil || !strings.Contains(err.Error(), "lost.json") {
-		t.Errorf("restore of a file it cannot write: %v, want an error naming it", err)
+	squares := filepath.Join(dir, "testdata", "mbench", "Squares.json")
+	data, err := os.ReadFile(squares)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(changed); string(data) != "old\n" {
-		t.Errorf("changed.json holds %q, want it put back", data)
+	write(t, squares, strings.Replace(string(data), `"value": 1000`, `"value": 999`, 1))
+	before := snapshot(t, dir)
+	stages := 0
+	defer func() { afterStage = nil }()
+	afterStage = func(stage string) {
+		stages++
+		after := snapshot(t, dir)
+		for name, content := range before {
+			if after[name] != content {
+				t.Errorf("-check changed %s after %s", name, stage)
+			}
+		}
+		if len(after) != len(before) {
+			t.Errorf("-check made or removed files after %s", stage)
+		}
+	}
+	res, err := Generate(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}, Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stages < 2 {
+		t.Errorf("%d stages observed, want recording and checking", stages)
+	}
+	if !slices.Contains(res.Stale, squares) {
+		t.Errorf("stale %v, want %s among them", res.Stale, squares)
+	}
+}
+
+// TestFailedRecordingKeepsSets checks that a package whose recording
+// fails leaves the recorded sets of every package as they were: none is
+// rewritten while its generated file stays the old one.
+func TestFailedRecordingKeepsSets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records, builds and runs generated code")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.24\n")
+	src := "package %s\n\n// Twice doubles x.\n//\n//mbench:bench Twice%s\nfunc Twice(x int) int { return 2 * x }\n"
+	test := "package %s\n\nimport \"testing\"\n\nfunc TestTwice(t *testing.T) { Twice(3) }\n"
+	for _, p := range []string{"a", "b"} {
+		write(t, filepath.Join(dir, p, p+".go"), fmt.Sprintf(src, p, strings.ToUpper(p)))
+		write(t, filepath.Join(dir, p, p+"_test.go"), fmt.Sprintf(test, p))
+	}
+	old := `{"segment": "TwiceA", "package": "example.com/m/a", "sets": []}` + "\n"
+	sets := filepath.Join(dir, "a", "testdata", "mbench", "TwiceA.json")
+	write(t, sets, old)
+	// b's recording cannot start: the name of its recording code is
+	// taken.
+	write(t, filepath.Join(dir, "b", "mbench_record.go"), "package b\n")
+	_, err := Generate(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err == nil || !strings.Contains(err.Error(), "mbench_record.go exists") {
+		t.Fatalf("Generate: %v, want b's recording to fail", err)
+	}
+	if data, _ := os.ReadFile(sets); string(data) != old {
+		t.Errorf("a's recorded sets were rewritten:\n%s", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", GeneratedFile)); err == nil {
+		t.Errorf("a got a generated file")
 	}
 }

@@ -56,6 +56,8 @@ type segmentCode struct {
 	Vars     []string
 	HasReset bool
 	HasSinks bool
+	// ResetStopped says the reset runs with the timer stopped.
+	ResetStopped bool
 
 	// Inputs are decoded by the setup and restored by the reset, and so
 	// are Globals, the package-level variables the segment reads.
@@ -260,6 +262,7 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 	}
 	c.Call = c.Payload + "(" + strings.Join(args, ", ") + ")"
 	c.HasReset = hasReset(s)
+	c.ResetStopped = s.ResetStopped
 	decl := func(name, typ string) {
 		e.owner[name] = s // locate finds a var group by its first name
 		c.Vars = append(c.Vars, name+" "+typ)
@@ -293,6 +296,7 @@ func (e *emitter) segmentCode(s *Segment) (*segmentCode, error) {
 	if len(results) > 0 {
 		c.SinkCall = strings.Join(sinks, ", ") + " = " + c.Call
 	}
+	e.sinkCalls[s] = c.SinkCall
 	for _, v := range s.Inputs {
 		ic := inputCode{Name: v.Name, Recorded: e.recordedType(v.Type), In: in(v), Save: save(v), Mutated: v.Mutated}
 		if sl, ok := v.Type.Underlying().(*types.Slice); ok && plain(sl.Elem()) {

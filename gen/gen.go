@@ -42,8 +42,8 @@ type Options struct {
 
 	// Check computes everything and leaves the files as they were:
 	// Result.Stale lists the files that differ from what Generate would
-	// write. (Recording writes the input sets; Check puts the old files
-	// back when it is done.)
+	// write. Nothing is written, at any time: recording writes the input
+	// sets aside.
 	Check bool
 
 	// Log, if not nil, receives progress messages.
@@ -181,35 +181,26 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 			accepted = append(accepted, s)
 		}
 	}
-	// kept are the recorded files of the segments that get benchmarks.
-	kept := map[string]bool{}
-	var saved savedFiles
+	// Recording writes the sets aside: a package's go into its
+	// testdata/mbench only with its checked generated file, and under
+	// Check never, so that no interruption, failure or exit can leave
+	// the sets of a package changed and its generated file not.
+	stage, err := os.MkdirTemp("", "mbench-gen-sets-")
+	if err != nil {
+		return res, err
+	}
+	defer os.RemoveAll(stage)
 	if len(accepted) > 0 {
-		if opts.Check {
-			saved, err = saveRecorded(accepted)
-			if err != nil {
-				return res, err
-			}
-			defer func() {
-				changed, rerr := saved.restore()
-				for _, file := range changed {
-					if kept[file] {
-						res.Stale = append(res.Stale, file)
-					}
-				}
-				sort.Strings(res.Stale)
-				if rerr != nil {
-					err = errors.Join(err, fmt.Errorf("-check could not put back the recorded sets: %w", rerr))
-				}
-			}()
-		}
 		if len(accepted) == 1 {
 			logf("recording the inputs of 1 segment")
 		} else {
 			logf("recording the inputs of %d segments", len(accepted))
 		}
 		step("recording the inputs of %d marked segments: running the tests of their packages", len(accepted))
-		err := Record(ctx, accepted, RecordOptions{MaxInputs: opts.MaxInputs, Tags: opts.Tags})
+		err := Record(ctx, accepted, RecordOptions{MaxInputs: opts.MaxInputs, Tags: opts.Tags, Stage: stage})
+		if afterStage != nil {
+			afterStage("recording")
+		}
 		if err != nil && !onlyFailedTests(err) {
 			return res, err
 		}
@@ -219,7 +210,7 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	}
 
 	// A package whose generated code fails in a way no segment can be
-	// blamed for keeps its file as it was; the others go on.
+	// blamed for keeps its files as they were; the others go on.
 	var failed []error
 	done := map[string]bool{}
 	for i, p := range pkgs {
@@ -228,7 +219,11 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 		}
 		step("checking the generated benchmarks of %s (package %d of %d): go vet and the regression tests", p.PkgPath, i+1, len(pkgs))
 		done[p.Dir] = true
-		src, err := checked(ctx, p, segs, opts.Tags, logf)
+		sets := stagedDir(stage, p.ID)
+		src, err := checked(ctx, p, segs, opts.Tags, sets, logf)
+		if afterStage != nil {
+			afterStage("checking " + p.PkgPath)
+		}
 		if err != nil {
 			failed = append(failed, fmt.Errorf("%s: %w", p.PkgPath, err))
 			continue
@@ -236,23 +231,21 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 		if err := res.settle(p.Dir, src, opts.Check, logf); err != nil {
 			return res, err
 		}
+		if err := res.settleSets(p, segs, sets, opts.Check); err != nil {
+			return res, err
+		}
 	}
-	// The recorded sets of segments without a benchmark go, under Check
-	// with the rest of what recording wrote.
+	// The recorded sets of segments without a benchmark go.
 	for _, s := range segs {
 		file := recordedFile(s)
 		if s.Reason == Accepted {
-			kept[file] = true
 			continue
 		}
 		if _, err := os.Stat(file); err != nil {
 			continue
 		}
 		if opts.Check {
-			// Stale if it was there before recording.
-			if old, ok := saved[file]; !ok || old != nil {
-				res.Stale = append(res.Stale, file)
-			}
+			res.Stale = append(res.Stale, file)
 			continue
 		}
 		if err := os.Remove(file); err != nil {
@@ -296,6 +289,10 @@ func Generate(ctx context.Context, opts Options) (_ *Result, err error) {
 	sort.Strings(res.Stale)
 	return res, errors.Join(failed...)
 }
+
+// afterStage, when not nil, is called after recording and after each
+// package's check, for tests to look at the files then.
+var afterStage func(stage string)
 
 // minVersion is the oldest Go version whose language the recording and
 // the generated code are written in: the pasted codec spells any as
@@ -429,58 +426,39 @@ func recordedFile(s *Segment) string {
 	return filepath.Join(s.Pkg.Dir, "testdata", "mbench", s.Name+".json")
 }
 
-// savedFiles are the contents of files before recording, nil for a file
-// that did not exist.
-type savedFiles map[string][]byte
-
-func saveRecorded(segs []*Segment) (savedFiles, error) {
-	saved := savedFiles{}
+// settleSets moves the recorded sets of the segments of pkg that got a
+// benchmark from sets, where Record staged them, into the package's
+// testdata/mbench, where they differ; under check it only notes that the
+// files are stale (the same sets in another order are the same:
+// sameRecording).
+func (res *Result) settleSets(pkg *packages.Package, segs []*Segment, sets string, check bool) error {
 	for _, s := range segs {
+		if s.Pkg == nil || s.Pkg.ID != pkg.ID || s.Reason != Accepted || s.Sets == 0 {
+			continue
+		}
+		staged, err := os.ReadFile(filepath.Join(sets, s.Name+".json"))
+		if err != nil {
+			return err
+		}
 		file := recordedFile(s)
-		data, err := os.ReadFile(file)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		saved[file] = data
-	}
-	return saved, nil
-}
-
-// restore puts the saved files back as they were and returns those that
-// recording had changed (a recorded file whose sets only came in another
-// order is not changed: sameRecording), and the files it could not put back.
-func (saved savedFiles) restore() ([]string, error) {
-	var changed []string
-	var errs []error
-	files := make([]string, 0, len(saved))
-	for file := range saved {
-		files = append(files, file)
-	}
-	sort.Strings(files)
-	for _, file := range files {
-		old := saved[file]
-		now, err := os.ReadFile(file)
-		if err != nil && old == nil {
-			continue // neither before nor after
-		}
-		if err == nil && bytes.Equal(now, old) {
+		old, err := os.ReadFile(file)
+		switch {
+		case err == nil && bytes.Equal(old, staged):
 			continue
-		}
-		if err != nil || !sameRecording(now, old) {
-			changed = append(changed, file)
-		}
-		if old == nil {
-			if err := os.Remove(file); err != nil {
-				errs = append(errs, err)
+		case check:
+			if err != nil || !sameRecording(old, staged) {
+				res.Stale = append(res.Stale, file)
 			}
-			removeEmptyDirs(filepath.Dir(file), 2)
 			continue
 		}
-		if err := outfile.WriteFile(file, old); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", file, err))
+		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
+			return err
+		}
+		if err := outfile.WriteFile(file, staged); err != nil {
+			return err
 		}
 	}
-	return changed, errors.Join(errs...)
+	return nil
 }
 
 // removeEmptyDirs removes dir and then up to n-1 of its parents while

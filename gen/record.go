@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,6 +54,12 @@ type RecordOptions struct {
 
 	// Log, when not nil, receives the output of go test as it runs.
 	Log io.Writer
+
+	// Stage, when not empty, is a directory where Record writes the
+	// recorded files instead of the packages' testdata/mbench: under
+	// Stage/ID, for the package ID (stagedDir), for the caller to move
+	// into place once the generated code is checked.
+	Stage string
 }
 
 // A TestsFailed error reports a package whose tests failed while Record
@@ -197,7 +204,11 @@ func recordPackage(ctx context.Context, dir string, segs []*Segment, opts Record
 		failed = &TestsFailed{Pkg: pkg.PkgPath, Output: tail(text, 40)}
 	}
 	for i, s := range segs {
-		if err := collect(dir, setsDir, i, s, opts.MaxInputs); err != nil {
+		out := filepath.Join(dir, "testdata", "mbench")
+		if opts.Stage != "" {
+			out = stagedDir(opts.Stage, s.Pkg.ID)
+		}
+		if err := collect(out, setsDir, i, s, opts.MaxInputs); err != nil {
 			return errors.Join(failed, err)
 		}
 	}
@@ -246,10 +257,16 @@ func recordDirName(i int, s *Segment) string {
 	return strconv.Itoa(i) + "-" + s.Name
 }
 
+// stagedDir is the directory under stage where Record writes the recorded
+// files of the package with ID id.
+func stagedDir(stage, id string) string {
+	return filepath.Join(stage, url.PathEscape(id))
+}
+
 // collect reads the sets the recording code wrote for segment i, writes
-// testdata/mbench/NAME.json and sets s.Sets and, when none was recorded,
-// s.Reason.
-func collect(dir, setsDir string, i int, s *Segment, max int) error {
+// NAME.json in out (testdata/mbench, or a staging directory) and sets
+// s.Sets and, when none was recorded, s.Reason.
+func collect(out, setsDir string, i int, s *Segment, max int) error {
 	recDir := filepath.Join(setsDir, recordDirName(i, s))
 	_, err := os.Stat(filepath.Join(recDir, "reached"))
 	reached := err == nil
@@ -333,7 +350,7 @@ func collect(dir, setsDir string, i int, s *Segment, max int) error {
 	if err != nil {
 		return err
 	}
-	name := filepath.Join(dir, "testdata", "mbench", s.Name+".json")
+	name := filepath.Join(out, s.Name+".json")
 	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
 		return nil
 	}

@@ -77,6 +77,13 @@ type Segment struct {
 	Reason Reason
 	Detail string
 
+	// ResetStopped, for a segment whose benchmark resets state before
+	// each call, says the reset runs with the timer stopped; otherwise
+	// it runs in the timed loop and its cost is reported as
+	// reset-ns/op. Generate decides it once, by timing a reset against a
+	// call, and keeps the decision of the generated file it replaces.
+	ResetStopped bool
+
 	// Sets is how many distinct input sets were recorded.
 	Sets int
 

@@ -9,11 +9,21 @@ import (
 	"testing"
 )
 
+// SetsDirEnv names the environment variable holding the directory Load
+// reads recorded sets from instead of testdata/mbench: mbench gen checks
+// the generated code on sets it has not written into the package yet.
+const SetsDirEnv = "MBENCH_GEN_SETS"
+
 // Load reads the recorded sets of segment name from
-// testdata/mbench/NAME.json, failing tb with the file's name when it cannot.
+// testdata/mbench/NAME.json (or $MBENCH_GEN_SETS/NAME.json), failing tb
+// with the file's name when it cannot.
 func Load(tb testing.TB, name string) []Set {
 	tb.Helper()
-	file := filepath.Join("testdata", "mbench", name+".json")
+	dir := os.Getenv(SetsDirEnv)
+	if dir == "" {
+		dir = filepath.Join("testdata", "mbench")
+	}
+	file := filepath.Join(dir, name+".json")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		tb.Fatalf("%v; regenerate with mbench gen", err)
