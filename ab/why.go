@@ -52,7 +52,7 @@ func WriteWhy(w io.Writer, f compare.Format, whys []*Why) error {
 			// Numbers and words of mbench's own go as they are; names
 			// and messages from the profiles and processes are escaped.
 			fmt.Fprintf(w, "- %s\n", y.line(func(s string) string { return compare.MarkdownCode(s, false) }, func(s string) string { return compare.EscapeMarkdown(s, false) }))
-			for _, l := range y.details() {
+			for _, l := range y.details(func(s string) string { return compare.MarkdownCode(s, false) }) {
 				if rest, ok := strings.CutPrefix(l, "warning: "); ok {
 					l = "warning: " + compare.EscapeMarkdown(rest, false)
 				}
@@ -67,7 +67,7 @@ func WriteWhy(w io.Writer, f compare.Format, whys []*Why) error {
 		fmt.Fprintf(w, "why: the profiles of %s\n", benchmarks(len(whys)))
 		for _, y := range whys {
 			fmt.Fprintf(w, "%s\n", y.line(compare.EscapeText, compare.EscapeText))
-			for _, l := range y.details() {
+			for _, l := range y.details(compare.EscapeText) {
 				fmt.Fprintf(w, "    %s\n", compare.EscapeText(l))
 			}
 			if cmd := y.Pprof(); cmd != "" {
@@ -130,8 +130,8 @@ func pts(d *profdiff.Diff, iv stats.Interval) string {
 }
 
 // details are the lines under a benchmark's line: the profile's totals,
-// the allocation diffs, the warnings.
-func (y *Why) details() []string {
+// the allocation diffs (functions' names escaped by code), the warnings.
+func (y *Why) details(code func(string) string) []string {
 	var out []string
 	if d := y.CPU; d != nil {
 		out = append(out, fmt.Sprintf("CPU profile: %s → %s, %s; %d+%d processes of %d operations, %.0f samples each; intervals at %s%%",
@@ -139,7 +139,7 @@ func (y *Why) details() []string {
 	}
 	for _, d := range []*profdiff.Diff{y.Bytes, y.Allocs} {
 		if d != nil {
-			out = append(out, fmt.Sprintf("%s %s → %s = %s", d.Unit, perOp(d.Total.Old, d.Unit), perOp(d.Total.New, d.Unit), named(d, identity)))
+			out = append(out, fmt.Sprintf("%s %s → %s = %s", d.Unit, perOp(d.Total.Old, d.Unit), perOp(d.Total.New, d.Unit), named(d, code)))
 		}
 	}
 	if y.CPU != nil && y.Err != nil {
@@ -154,8 +154,6 @@ func (y *Why) details() []string {
 	}
 	return out
 }
-
-func identity(s string) string { return s }
 
 // benchmarks returns "1 benchmark" or "n benchmarks".
 func benchmarks(n int) string {

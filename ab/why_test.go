@@ -32,9 +32,13 @@ func whyFixture() []*Why {
 		},
 		Warnings: []string{"new process 3 left out: no samples"},
 	}
+	allocs := &profdiff.Diff{SampleType: profdiff.AllocObjects, Unit: "allocs/op", OldProcesses: 3, NewProcesses: 3, Tested: 2, Level: 0.975,
+		Total: profdiff.Change{Old: 10, New: 12, Delta: iv(2, 2, 2), Named: true},
+		Rows:  []profdiff.Row{{Func: "pkg.(*T).grow", Tested: true, Flat: profdiff.Change{Old: 1, New: 3, Delta: iv(2, 2, 2), Named: true}}},
+	}
 	row := &compare.Row{Key: bench.Key{Package: "encoding/json", Name: "Decode", Procs: 4}, Ratio: stats.Interval{Center: 1.193}}
 	return []*Why{
-		{Key: row.Key, Time: row, Ops: 120000, CPU: d, Files: []string{"/s/profiles/r1/json.Decode-4.old.cpu.pb.gz", "/s/profiles/r1/json.Decode-4.new.cpu.pb.gz"}},
+		{Key: row.Key, Time: row, Ops: 120000, CPU: d, Allocs: allocs, Files: []string{"/s/profiles/r1/json.Decode-4.old.cpu.pb.gz", "/s/profiles/r1/json.Decode-4.new.cpu.pb.gz"}},
 		{Key: bench.Key{Package: "encoding/json", Name: "Encode", Procs: 4}, Err: errors.New("new process 1: exit status 2\nnew process 2: exit status 2")},
 	}
 }
@@ -51,6 +55,7 @@ func TestWriteWhyText(t *testing.T) {
 		"warning: new process 3 left out: no samples",
 		"go tool pprof -diff_base /s/profiles/r1/json.Decode-4.old.cpu.pb.gz /s/profiles/r1/json.Decode-4.new.cpu.pb.gz",
 		"Encode-4: not profiled: new process 1: exit status 2; new process 2: exit status 2",
+		"    allocs/op 10 allocs/op → 12 allocs/op = pkg.(*T).grow +2 allocs/op [2, 2]\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("text output lacks %q:\n%s", want, got)
@@ -67,7 +72,7 @@ func TestWriteWhyMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := buf.String(); !strings.Contains(got, "- Decode-4 +19.30% = `encoding/json.(*decodeState).object` +11.2 pts [9.8, 12.5]") ||
-		!strings.Contains(got, "  - `go tool pprof -diff_base ") {
+		!strings.Contains(got, "  - `go tool pprof -diff_base ") || !strings.Contains(got, "  - allocs/op 10 allocs/op → 12 allocs/op = `pkg.(*T).grow` +2 allocs/op [2, 2]") {
 		t.Errorf("markdown:\n%s", got)
 	}
 }
