@@ -340,7 +340,14 @@ func TestFindAllLoops(t *testing.T) {
 		if s.Pkg.PkgPath != "example.com/ok/loops" {
 			continue
 		}
-		got = append(got, fmt.Sprintf("%s %s:%d %s", s.Name, filepath.Base(s.Pos.Filename), s.Pos.Line, s.Reason))
+		line := fmt.Sprintf("%s %s:%d %s", s.Name, filepath.Base(s.Pos.Filename), s.Pos.Line, s.Reason)
+		if l, ok := s.Stmt.(*ast.LabeledStmt); ok {
+			line += " " + l.Label.Name + ":"
+		}
+		if len(s.Exits) > 0 {
+			line += fmt.Sprintf(" %d exits", len(s.Exits))
+		}
+		got = append(got, line)
 	}
 	want := []string{
 		"Loop_init_7 a.go:7 changes package-level state",
@@ -353,6 +360,9 @@ func TestFindAllLoops(t *testing.T) {
 		"Loop_init_6 b.go:6 changes package-level state",
 		// A loop in a function literal of a package-level variable.
 		"Loop_Each_13 b.go:13 ",
+		// A labelled loop continued by its label: the segment holds
+		// the label, so the continue does not leave it.
+		"Loop_Labelled_23 b.go:23  top:",
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("loops:\n%s\nwant:\n%s", g, w)

@@ -7,8 +7,8 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// loops returns a segment for every for and range statement of file,
-// nested ones too, named Loop_FUNC_LINE or Loop_TYPE_METHOD_LINE after
+// loops returns a segment for every for and range statement of file
+// (with its label, when it has one), nested ones too, named Loop_FUNC_LINE or Loop_TYPE_METHOD_LINE after
 // the function declaration around it, or Loop_VAR_LINE after the
 // package-level variable whose function literal holds it, with a suffix
 // _2, _3, ... when the name is taken; used holds the names taken in the
@@ -18,6 +18,15 @@ func (f *finder) loops(pkg *packages.Package, file *ast.File, used map[string]bo
 	// find adds the loops of root, whose function is fn (nil for a
 	// package-level declaration).
 	find := func(root ast.Node, fn ast.Node, prefix string) {
+		// A labelled loop is segment with its label, so that a
+		// continue or break of the label stays inside the segment.
+		labelled := map[ast.Node]*ast.LabeledStmt{}
+		ast.Inspect(root, func(n ast.Node) bool {
+			if l, ok := n.(*ast.LabeledStmt); ok {
+				labelled[l.Stmt] = l
+			}
+			return true
+		})
 		var fns []ast.Node // the functions around the node visited
 		if fn != nil {
 			fns = append(fns, fn)
@@ -41,9 +50,13 @@ func (f *finder) loops(pkg *packages.Package, file *ast.File, used map[string]bo
 					name = fmt.Sprintf("%s_%d", base, k)
 				}
 				used[name] = true
+				var stmt ast.Stmt = n.(ast.Stmt)
+				if l := labelled[n]; l != nil {
+					stmt = l
+				}
 				segs = append(segs, &Segment{
 					Name: name, Pos: pos, Pkg: pkg, File: file,
-					Func: fns[len(fns)-1], Stmt: n.(ast.Stmt),
+					Func: fns[len(fns)-1], Stmt: stmt,
 				})
 			}
 			return true

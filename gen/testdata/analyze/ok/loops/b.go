@@ -15,3 +15,16 @@ var Each = func(xs []int) (n int) {
 	}
 	return n
 }
+
+// Labelled continues its own loop by its label.
+func Labelled(xs []int) int {
+	n := 0
+top:
+	for _, x := range xs {
+		if x < 0 {
+			continue top
+		}
+		n++
+	}
+	return n
+}
