@@ -181,7 +181,8 @@ func verify(ctx context.Context, dir string, f *emitted, tags, sets string) (map
 		// Findings in the package's own files are not the generated
 		// code's business; whether it builds, go test says next.
 	}
-	out, err = goCmd(ctx, dir, env, append([]string{"test", "-overlay=" + ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$"}, append(tagFlags(tags), ".")...)...)
+	args := append([]string{"test", "-overlay=" + ov, "-vet=off", "-count=1", "-run=^TestMbench", "-bench=^$"}, append(tagFlags(tags), ".")...)
+	out, err = goCmd(ctx, dir, env, args...)
 	if err == nil {
 		return faults, nil
 	}
@@ -201,9 +202,37 @@ func verify(ctx context.Context, dir string, f *emitted, tags, sets string) (map
 		faults[s] = fault{TestFails, firstFailure(out[m[1]:])}
 	}
 	if len(faults) == 0 {
+		// The test binary crashed (a fault, a panic in the codec): the
+		// test that was running is at fault, which -v names.
+		vout, _ := goCmd(ctx, dir, env, append([]string{args[0], "-v"}, args[1:]...)...)
+		if name, msg := crashed(vout); byName[name] != nil {
+			faults[byName[name]] = fault{TestFails, msg}
+		}
+	}
+	if len(faults) == 0 {
 		return nil, fmt.Errorf("regression tests in %s: %v\n%s", dir, err, out)
 	}
 	return faults, nil
+}
+
+// runningTest matches go test -v's line for a test that starts.
+var runningTest = regexp.MustCompile(`(?m)^=== RUN\s+TestMbench(\w+)$`)
+
+// crashed returns, for the output of a test binary that crashed, the
+// NAME of the regression test TestMbenchNAME that last started and the
+// crash's first line ("panic: ...", "fatal error: ..."), or "".
+func crashed(out []byte) (name, msg string) {
+	ms := runningTest.FindAllSubmatch(out, -1)
+	if len(ms) == 0 {
+		return "", ""
+	}
+	name = string(ms[len(ms)-1][1])
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			return name, "crashed: " + line
+		}
+	}
+	return name, "crashed"
 }
 
 // firstFailure returns the first message of a failed test's output.

@@ -275,3 +275,15 @@ func TestFailedRecordingKeepsSets(t *testing.T) {
 		t.Errorf("a got a generated file")
 	}
 }
+
+// TestCrashed checks that a crash of the regression tests' binary is laid
+// at the door of the test that was running, not of the package.
+func TestCrashed(t *testing.T) {
+	out := "=== RUN   TestMbenchA\n--- PASS: TestMbenchA (0.00s)\n=== RUN   TestMbenchB\nfatal error: fault\n[signal SIGSEGV]\n\ngoroutine 1 [running]:\nFAIL\texample.com/p\t0.01s\n"
+	if name, msg := crashed([]byte(out)); name != "B" || msg != "crashed: fatal error: fault" {
+		t.Errorf("crashed = %q, %q; want B, crashed: fatal error: fault", name, msg)
+	}
+	if name, _ := crashed([]byte("# example.com/p\np.go:1: syntax error\n")); name != "" {
+		t.Errorf("crashed blames %q for a build failure", name)
+	}
+}
