@@ -81,6 +81,40 @@ type Series struct {
 	Unit      string
 	Points    []Point
 	Changes   []Change
+	// MinRuns is the fewest runs on each side of a step that the
+	// analysis asked for (Options.MinRuns, at least 1): a step shows only
+	// once that many runs follow it.
+	MinRuns int
+}
+
+// TooFew reports whether s has too few points for any step to show:
+// fewer than MinRuns on each side of every place a step could be, or
+// fewer than three in all. Its lack of changes then says nothing.
+func (s *Series) TooFew() bool {
+	return TooFewRuns(len(s.Points), s.MinRuns) != ""
+}
+
+// TooFewRuns says why no step can show in a history of n runs that needs
+// minRuns runs on each side of a step, naming how many it needs, or
+// returns "" when one can.
+func TooFewRuns(n, minRuns int) string {
+	m := max(minRuns, 1)
+	need := max(2*m, 3)
+	if n >= need {
+		return ""
+	}
+	return fmt.Sprintf("too few runs to see a step: %s, and a step needs %s on each side (%d in all)",
+		plural(n, "run", "runs"), plural(m, "run", "runs"), need)
+}
+
+// Unseen returns how many of the last points a step cannot show at yet,
+// since fewer than MinRuns runs follow them; it is 0 when TooFew, which
+// says more.
+func (s *Series) Unseen() int {
+	if s.TooFew() {
+		return 0
+	}
+	return max(s.MinRuns, 1) - 1
 }
 
 // Options configures Analyze.
@@ -245,7 +279,7 @@ func (sd *seriesData) last() int {
 }
 
 func (sd *seriesData) analyze(k bench.Key, unit string, runs []*bench.Run, versions []string, opts Options, boot bool, rng *rand.Rand) *Series {
-	s := &Series{Pkg: k.Package, Name: k.String()[len(k.Package):], Unit: unit}
+	s := &Series{Pkg: k.Package, Name: k.String()[len(k.Package):], Unit: unit, MinRuns: max(opts.MinRuns, 1)}
 	if k.Package != "" {
 		s.Name = s.Name[1:]
 	}

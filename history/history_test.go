@@ -331,3 +331,56 @@ func TestAnalyzePermutations(t *testing.T) {
 		t.Errorf("one seed, two answers: %+v, %+v", a[0].Changes[0], b[0].Changes[0])
 	}
 }
+
+// TestWriteTooFew checks that a history too short for a step to show says
+// so, with how many runs it needs, and never "no change": four runs whose
+// time doubles after the second hold no step that three runs on each side
+// could show. With -min-runs 1 the same runs show it.
+func TestWriteTooFew(t *testing.T) {
+	double := func(b, i int) float64 {
+		if i >= 2 {
+			return 200
+		}
+		return 100
+	}
+	runs := makeRuns(1, 4, []string{"Doubles"}, 3, 5, 0.01, double)
+	summary := func(o Options) string {
+		t.Helper()
+		series, err := Analyze(runs, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, "text", series); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+		return lines[len(lines)-1]
+	}
+	want := "too few runs to see a step: 4 runs, and a step needs 3 runs on each side (6 in all)"
+	if got := summary(DefaultOptions); got != want {
+		t.Errorf("default options: %q, want %q", got, want)
+	}
+	o := DefaultOptions
+	o.MinRuns = 1
+	if got := summary(o); got != "1 change in 4 runs" {
+		t.Errorf("min runs 1: %q, want one change", got)
+	}
+	// Enough runs, and a tail too short to show a step after it.
+	flat := makeRuns(1, 7, []string{"Flat"}, 3, 5, 0.01, func(b, i int) float64 { return 100 })
+	series, err := Analyze(flat, DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "no change in 7 runs; a step in the last 2 runs would not show yet (it needs 3 runs after it)"
+	if got := Summary(series[0]); got != want {
+		t.Errorf("flat: %q, want %q", got, want)
+	}
+	var js bytes.Buffer
+	if err := Write(&js, "json", series); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"min_runs": 3`) {
+		t.Errorf("json lacks min_runs:\n%s", &js)
+	}
+}

@@ -58,18 +58,40 @@ func writeText(w io.Writer, series []*Series) error {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", pt.Run, pt.Label, benchunit.Scale(pt.Center, cls), ci, change)
 		}
-		switch {
-		case len(s.Points) == 1:
-			fmt.Fprintln(tw, "one run: a change needs runs before and after it")
-		case len(s.Changes) == 0:
-			fmt.Fprintf(tw, "no change in %d runs\n", len(s.Points))
-		case len(s.Changes) == 1:
-			fmt.Fprintf(tw, "1 change in %d runs\n", len(s.Points))
-		default:
-			fmt.Fprintf(tw, "%d changes in %d runs\n", len(s.Changes), len(s.Points))
-		}
+		fmt.Fprintln(tw, Summary(s))
 	}
 	return tw.Flush()
+}
+
+// Summary says in a line what s shows: how many changes in how many
+// runs, or, when the runs are too few for a step to show, that and how
+// many are needed, never "no change" for runs that cannot tell.
+func Summary(s *Series) string {
+	n := len(s.Points)
+	var line string
+	switch {
+	case n == 1:
+		return "one run: a change needs runs before and after it"
+	case s.TooFew():
+		return TooFewRuns(n, s.MinRuns)
+	case len(s.Changes) == 0:
+		line = fmt.Sprintf("no change in %d runs", n)
+	default:
+		line = fmt.Sprintf("%s in %d runs", plural(len(s.Changes), "change", "changes"), n)
+	}
+	if k := s.Unseen(); k > 0 {
+		line += fmt.Sprintf("; a step in the last %s would not show yet (it needs %d runs after it)",
+			plural(k, "run", "runs"), s.MinRuns)
+	}
+	return line
+}
+
+// plural returns "1 run" or "n runs".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // pct writes a ratio as a signed relative change, "+25.0%".
@@ -86,6 +108,9 @@ type jsonSeries struct {
 	Unit    string       `json:"unit"`
 	Points  []jsonPoint  `json:"points"`
 	Changes []jsonChange `json:"changes"`
+	// MinRuns tells readers whether an empty Changes can be read as no
+	// change: a step shows only with MinRuns points on each side.
+	MinRuns int `json:"min_runs"`
 }
 
 type jsonPoint struct {
@@ -110,7 +135,7 @@ type jsonChange struct {
 func writeJSON(w io.Writer, series []*Series) error {
 	out := make([]jsonSeries, 0, len(series))
 	for _, s := range series {
-		js := jsonSeries{Pkg: s.Pkg, Name: s.Name, Unit: s.Unit, Points: []jsonPoint{}, Changes: []jsonChange{}}
+		js := jsonSeries{Pkg: s.Pkg, Name: s.Name, Unit: s.Unit, Points: []jsonPoint{}, Changes: []jsonChange{}, MinRuns: s.MinRuns}
 		for _, p := range s.Points {
 			jp := jsonPoint{Run: p.Run, Label: p.Label, Center: bench.Number(p.Center), Lo: bench.Number(p.Lo), Hi: bench.Number(p.Hi)}
 			if !p.Time.IsZero() {

@@ -60,6 +60,7 @@ type page struct {
 	Profiles      []pageFigure
 	Changes       []pageChange
 	HistoryRuns   int
+	HistoryTooFew string
 	Platform      *Platform
 }
 
@@ -104,7 +105,7 @@ func (r *Report) writeHTML(w io.Writer) error {
 
 func (r *Report) page() (*page, error) {
 	p := &page{Title: r.Title, Warnings: r.Warnings(), Platform: r.Platform, HistoryRuns: r.HistoryRuns,
-		Style: template.CSS(plot.StyleSheet())}
+		HistoryTooFew: r.HistoryTooFew, Style: template.CSS(plot.StyleSheet())}
 	common, several, name := r.names()
 	p.Package, p.Packages = common, several
 	var err error

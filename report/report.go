@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/history"
 	"github.com/mbench/mbench/plot"
 	"github.com/mbench/mbench/stats"
 )
@@ -51,7 +52,10 @@ type Report struct {
 	History    []*series
 	// HistoryRuns is the number of runs the history spans.
 	HistoryRuns int
-	Platform    *Platform
+	// HistoryTooFew, when set, says that the runs are too few for a step
+	// to show, and how many it needs.
+	HistoryTooFew string
+	Platform      *Platform
 	// Notes are messages about what the report could not show and why.
 	Notes []string
 	// Unit is the metric of the distributions, traces, scaling and history.
@@ -431,6 +435,10 @@ func (r *Report) history(runs []*bench.Run) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	r.History, r.HistoryRuns = series, len(runs)
+	if why := history.TooFewRuns(len(runs), history.DefaultOptions.MinRuns); why != "" {
+		r.HistoryTooFew = why
+		r.Notes = append(r.Notes, "history: "+why)
+	}
 	if w := bench.PlatformWarning(runs...); w != "" {
 		r.Notes = append(r.Notes, "history: "+w)
 	}

@@ -237,6 +237,22 @@ func TestHistory(t *testing.T) {
 	}
 }
 
+// Four runs are too few for a step to show: the page says so, and how
+// many runs it needs, instead of "no change points".
+func TestHistoryTooFew(t *testing.T) {
+	var runs []*bench.Run
+	for i := range 4 {
+		runs = append(runs, fixture(fmt.Sprintf("r%d", i), names, 2, 0, 5, float64(1+i/2)))
+	}
+	p := parse(t, build(t, runs, testOpts))
+	if !slices.Contains(p.ids, "history") {
+		t.Fatalf("no history section: %q", p.ids)
+	}
+	if strings.Contains(p.text, "No change points across") || !strings.Contains(p.text, "too few runs to see a step: 4 runs, and a step needs 3 runs on each side (6 in all)") {
+		t.Errorf("the page does not say that four runs are too few:\n%s", p.text)
+	}
+}
+
 // A series of one run is no history: the page says so instead.
 func TestHistoryOfOne(t *testing.T) {
 	opts := testOpts
