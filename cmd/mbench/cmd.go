@@ -162,9 +162,9 @@ func mbench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: %s\nRun 'mbench help %s' for details.\n", usageLine(cmd), cmd.name)
 	}
 	runFn := cmd.setFlags(fs)
-	err := fs.Parse(args[1:])
+	args, err := parseFlags(fs, args[1:])
 	if err == nil {
-		err = runFn(&env{stdout: stdout, stderr: stderr}, fs.Args())
+		err = runFn(&env{stdout: stdout, stderr: stderr}, args)
 	} else if !errors.Is(err, flag.ErrHelp) {
 		shortUsage()
 		return exitUsage
@@ -190,6 +190,22 @@ func mbench(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintf(stderr, "mbench %s: %v\n", name, err)
 		return exitError
+	}
+}
+
+// parseFlags parses the flags in args with fs, also those that follow
+// other arguments (mbench report RUN -o x.html), and returns the other
+// arguments in order. "--" ends the flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if n := len(args) - fs.NArg(); fs.NArg() == 0 || n > 0 && args[n-1] == "--" {
+			return append(rest, fs.Args()...), nil
+		}
+		rest, args = append(rest, fs.Arg(0)), fs.Args()[1:]
 	}
 }
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,5 +66,30 @@ func TestBadNumericFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := mbench([]string{"optimize", "-o", "", "testdata/forks-old.json"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), ": -o: ") {
 		t.Errorf("mbench optimize -o '': exit %d, want %d naming -o\n%s", code, exitUsage, &stderr)
+	}
+}
+
+// TestFlagsAfterInputs checks that flags after other arguments are parsed
+// as flags wherever they stand, up to "--", and that an unknown one is a
+// usage error naming it rather than an input.
+func TestFlagsAfterInputs(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	o := fs.String("o", "", "")
+	v := fs.Bool("v", false, "")
+	rest, err := parseFlags(fs, []string{"a", "-o", "out", "b", "-v", "--", "-c", "d"})
+	if err != nil || !slices.Equal(rest, []string{"a", "b", "-c", "d"}) || *o != "out" || !*v {
+		t.Errorf("parseFlags = %q, %v; -o %q, -v %v", rest, err, *o, *v)
+	}
+
+	var stdout, stderr bytes.Buffer
+	code := mbench([]string{"compare", "testdata/old.txt", "testdata/new.txt", "-format", "csv"}, &stdout, &stderr)
+	if code != exitOK || !strings.HasPrefix(stdout.String(), "pkg,name,") {
+		t.Errorf("compare OLD NEW -format csv: exit %d\n%s%s", code, &stdout, &stderr)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = mbench([]string{"compare", "testdata/old.txt", "-nosuch", "testdata/new.txt"}, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "-nosuch") {
+		t.Errorf("compare OLD -nosuch NEW: exit %d, want %d naming -nosuch\n%s", code, exitUsage, &stderr)
 	}
 }

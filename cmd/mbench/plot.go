@@ -34,9 +34,10 @@ func init() {
 					return usagef("-o %q: want a file ending in .svg or .png", *out)
 				case !slices.Contains([]string{"comparison", "trace", "scaling", "history"}, *kind):
 					return usagef("-kind %q: want comparison, trace, scaling or history", *kind)
-				case (*kind == "trace" || *kind == "scaling") && len(args) != 1,
-					*kind == "comparison" && len(args) != 1 && len(args) != 2:
-					return usagef("-kind %s: wrong number of inputs (%d); see 'mbench help plot'", *kind, len(args))
+				case (*kind == "trace" || *kind == "scaling") && len(args) != 1:
+					return usagef("-kind %s: want one input, RUN (a stored run or a result file); got %d", *kind, len(args))
+				case *kind == "comparison" && len(args) != 1 && len(args) != 2:
+					return usagef("-kind comparison: want two inputs, OLD and NEW, or one that holds two versions; got %d", len(args))
 				}
 				if err := checkCompareFlags(opts); err != nil {
 					return err

@@ -49,7 +49,7 @@ func init() {
 			out := fs.String("o", "", "write to `file` instead of stdout")
 			return func(e *env, args []string) error {
 				if len(args) != 1 {
-					return usagef("want one run")
+					return usagef("want one run, RUN; got %d arguments", len(args))
 				}
 				if *format != "text" && *format != "json" {
 					return usagef("-format %q: want text or json", *format)
