@@ -57,8 +57,8 @@ const depsRules = `
 	bench, stats, internal/outfile < stop, compare, optimize, profdiff, shard;
 
 	# Executing benchmarks and keeping them; run reads plan files through
-	# optimize.
-	stop, compare, optimize, profdiff, shard < store;
+	# optimize, and store resolves git revisions through internal/gitrev.
+	stop, compare, optimize, profdiff, shard, internal/gitrev < store;
 	stop, compare, optimize, shard, internal/probe, internal/proc < run;
 
 	# A/B sessions and generated benchmarks, each row above the last.

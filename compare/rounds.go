@@ -12,15 +12,25 @@ import (
 )
 
 // Interleaved reports whether old and new are the two versions of one
-// interleaved A/B session: the same run (by its settings) split by version,
-// old the session's old version and new its new one. Their processes were
-// run in rounds, one of each version per round, and are compared round by
-// round.
+// interleaved A/B session: the same run (by its id and settings) split by
+// version, old holding the session's old version and new its new one,
+// whatever their labels. Their processes were run in rounds, one of each
+// version per round, and are compared round by round.
 func Interleaved(old, new *bench.Run) bool {
 	s, t := old.Settings, new.Settings
-	return s[bench.SettingMode] == bench.ModeInterleaved && t[bench.SettingMode] == bench.ModeInterleaved &&
+	return s[bench.SettingMode] == bench.ModeInterleaved && t[bench.SettingMode] == bench.ModeInterleaved && old.ID == new.ID &&
 		s[bench.SettingOld] == t[bench.SettingOld] && s[bench.SettingNew] == t[bench.SettingNew] &&
-		old.Label == s[bench.SettingOld] && new.Label == s[bench.SettingNew]
+		onlyVersion(old, s[bench.SettingOld]) && onlyVersion(new, s[bench.SettingNew])
+}
+
+// onlyVersion reports whether every measurement of r is of version v.
+func onlyVersion(r *bench.Run, v string) bool {
+	for i := range r.Measurements {
+		if r.Measurements[i].Coord.Version != v {
+			return false
+		}
+	}
+	return true
 }
 
 // LookAlpha returns the error rate an interleaved session spent on each

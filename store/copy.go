@@ -71,13 +71,20 @@ func (s *Store) copyIDs(label string, refs []string) ([]string, error) {
 		ids, err = s.column("SELECT id FROM runs ORDER BY num")
 	}
 	for _, ref := range refs {
-		id, label, rerr := s.resolveRef(ref)
+		t, rerr := s.resolveRef(ref)
 		if rerr != nil {
 			err = rerr
 			break
 		}
-		named := []string{id}
-		if label != "" {
+		named := []string{t.id}
+		if t.rev != nil {
+			// A revision names the runs of its result.
+			named = named[:0]
+			for _, ri := range t.rev.group {
+				named = append(named, ri.ID)
+			}
+		}
+		if label := t.label; label != "" {
 			// A label names all its runs, as it does for Gather.
 			if named, err = s.labelIDs(label); err != nil {
 				break

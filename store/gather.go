@@ -15,20 +15,31 @@ import (
 )
 
 // LoadRef loads what ref names, as Resolve reads it: the run of an id, an
-// id prefix or "latest", or, for a label, every run with that label
-// gathered into one (Gather), with the warnings of gathering. Unlike Load,
+// id prefix or "latest"; for a label, every run with that label gathered
+// into one (Gather), with the warnings of gathering; for a git revision,
+// the result of the newest complete run of its commit, gathered as
+// GatherResults groups it, and of a session the version that is the
+// commit (see revision). Unlike Load,
 // which returns what was stored, LoadRef, Gather and GatherResults leave
 // out measurements with values that cannot be (bench.CheckValue), with a
 // warning, as the readers of result files do.
 func (s *Store) LoadRef(ref string) (*bench.Run, []error, error) {
-	id, label, err := s.resolveRef(ref)
+	t, err := s.resolveRef(ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	if label != "" {
-		return s.Gather(label)
+	return s.loadTarget(t)
+}
+
+// loadTarget loads what a reference names, as LoadRef does.
+func (s *Store) loadTarget(t target) (*bench.Run, []error, error) {
+	if t.rev != nil {
+		return s.loadRevision(t.rev)
 	}
-	r, err := s.Load(id)
+	if t.label != "" {
+		return s.Gather(t.label)
+	}
+	r, err := s.Load(t.id)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,7 +11,8 @@ import (
 
 // LoadInputs loads each input as mbench compare takes it: a result file
 // when one exists at its path, and otherwise a run of the store at db (an
-// id, id prefix, label or "latest"), opened read-only only when needed.
+// id, id prefix, label, "latest" or git revision, as Resolve reads them),
+// opened read-only only when needed.
 // Files are read under the limits of opts. A label gathers every run with
 // that label into one (Store.Gather). Each run gets its input's label.
 // Problems in result files that do not stop their reading, and what
@@ -41,10 +42,11 @@ func LoadInputs(db string, ins []bench.Input, opts bench.ReadOptions) (runs []*b
 					return nil, warnings, err
 				}
 			}
-			if _, err := st.Resolve(in.Path); err != nil {
+			t, err := st.resolveRef(in.Path)
+			if err != nil {
 				return nil, warnings, fmt.Errorf("%s: no such file, and %v", in.Path, err)
 			}
-			r, ws, err := st.LoadRef(in.Path)
+			r, ws, err := st.loadTarget(t)
 			warnings = append(warnings, ws...)
 			if err != nil {
 				return nil, warnings, err

@@ -323,27 +323,37 @@ func intern(seen map[string]string, s string) string {
 
 // Resolve returns the id of the run ref names. ref is, in order of
 // precedence: an exact run id; "latest", the newest run; a label, naming the
-// newest run with that label; or a prefix of at least 4 characters of
-// exactly one run id. A label that is also the prefix of the id of a run
-// it does not label is ambiguous, an error listing both: more of the id
-// names the run, "label:" and the label names the label. LoadRef loads
-// what ref names, gathering all the runs of a label.
+// newest run with that label; a prefix of at least 4 characters of
+// exactly one run id; or a git revision (a branch, a tag, HEAD~1, a
+// commit or the start of its hash), naming the newest complete run of its
+// commit (see revision). A label that is also the prefix of the id of a
+// run it does not label is ambiguous, an error listing both: more of the
+// id names the run, "label:" and the label names the label. LoadRef loads
+// what ref names, gathering all the runs of a label, and of a revision
+// the result its run is part of.
 func (s *Store) Resolve(ref string) (string, error) {
-	id, _, err := s.resolveRef(ref)
-	return id, err
+	t, err := s.resolveRef(ref)
+	return t.id, err
 }
 
-// resolveRef is Resolve, also returning the label ref names, "" when it
-// names no label.
-func (s *Store) resolveRef(ref string) (id, label string, err error) {
+// A target is what a reference names: a run, the newest of a label's
+// runs, or the newest complete run of a git revision's commit.
+type target struct {
+	id    string
+	label string    // the label named, "" when ref names none
+	rev   *revision // the revision named, nil when ref names none
+}
+
+// resolveRef is Resolve, returning all the reference names.
+func (s *Store) resolveRef(ref string) (target, error) {
 	if ref == "" {
-		return "", "", errors.New("store: resolve: empty run reference")
+		return target{}, errors.New("store: resolve: empty run reference")
 	}
-	id, label, err = s.resolve(ref)
+	t, err := s.resolve(ref)
 	if err != nil {
-		return "", "", fmt.Errorf("store: resolve %q: %w", ref, err)
+		return target{}, fmt.Errorf("store: resolve %q: %w", ref, err)
 	}
-	return id, label, nil
+	return t, nil
 }
 
 // minPrefix is the shortest id prefix Resolve accepts, so that a short typo
@@ -354,27 +364,37 @@ const minPrefix = 4
 // never a run whose id begins with it.
 const LabelPrefix = "label:"
 
-func (s *Store) resolve(ref string) (id, label string, err error) {
-	if id, err = s.resolveID(ref); err != nil || id != "" {
-		return id, "", err
+func (s *Store) resolve(ref string) (target, error) {
+	if id, err := s.resolveID(ref); err != nil || id != "" {
+		return target{id: id}, err
 	}
 	label, only := strings.CutPrefix(ref, LabelPrefix)
 	if !only {
 		label = ref
 	}
-	err = s.db.QueryRow("SELECT id FROM runs WHERE label = ? ORDER BY num DESC LIMIT 1", label).Scan(&id)
+	var id string
+	err := s.db.QueryRow("SELECT id FROM runs WHERE label = ? ORDER BY num DESC LIMIT 1", label).Scan(&id)
 	switch {
 	case err == nil && only:
-		return id, label, nil
+		return target{id: id, label: label}, nil
 	case err == nil:
-		return id, label, s.labelOrPrefix(ref)
+		return target{id: id, label: label}, s.labelOrPrefix(ref)
 	case !errors.Is(err, sql.ErrNoRows):
-		return "", "", err
+		return target{}, err
 	case only:
-		return "", "", fmt.Errorf("no run in %s has label %q", s.path, label)
+		return target{}, fmt.Errorf("no run in %s has label %q", s.path, label)
 	}
-	id, err = s.resolvePrefix(ref)
-	return id, "", err
+	if id, err := s.resolvePrefix(ref); err != nil || id != "" {
+		return target{id: id}, err
+	}
+	rev, why, err := s.resolveRevision(ref)
+	if err != nil {
+		return target{}, err
+	}
+	if rev == nil {
+		return target{}, s.unknownRef(ref, why)
+	}
+	return target{id: rev.run.ID, rev: rev}, nil
 }
 
 // labelOrPrefix fails when the label ref is also the prefix of the id of
@@ -427,8 +447,8 @@ func (s *Store) resolveID(ref string) (string, error) {
 	return "", nil
 }
 
-// resolvePrefix returns the one run whose id ref begins, or an error
-// explaining that ref names no run.
+// resolvePrefix returns the one run whose id ref begins, "" when there is
+// none, or an error when there are several.
 func (s *Store) resolvePrefix(ref string) (string, error) {
 	if len(ref) >= minPrefix {
 		rows, err := s.db.Query(`SELECT id, label FROM runs WHERE substr(id, 1, ?) = ?
@@ -461,14 +481,15 @@ func (s *Store) resolvePrefix(ref string) (string, error) {
 			return "", fmt.Errorf("ambiguous id prefix: matches runs %s", strings.Join(described, ", "))
 		}
 	}
-	return "", s.unknownRef(ref)
+	return "", nil
 }
 
 // maxListed is how many labels an error message lists.
 const maxListed = 20
 
-// unknownRef explains that ref names no run, listing the labels that do.
-func (s *Store) unknownRef(ref string) error {
+// unknownRef explains that ref names no run, listing the labels that do;
+// notRev says why it is no git revision either.
+func (s *Store) unknownRef(ref, notRev string) error {
 	labels, err := s.column(`SELECT label FROM runs WHERE label <> ''
 		GROUP BY label ORDER BY MAX(num) DESC`)
 	if err != nil {
@@ -483,9 +504,10 @@ func (s *Store) unknownRef(ref string) error {
 	if len(ref) < minPrefix {
 		fmt.Fprintf(&b, " (id prefixes need at least %d characters)", minPrefix)
 	}
+	b.WriteString(", " + notRev)
 	switch {
 	case len(labels) == 0:
-		b.WriteString("; no run has a label; use a run id or \"latest\"")
+		b.WriteString("; no run has a label; use a run id, \"latest\" or a git revision")
 	case len(labels) > maxListed:
 		fmt.Fprintf(&b, "; labels: %s, ... (%d more)", strings.Join(labels[:maxListed], ", "), len(labels)-maxListed)
 	default:

@@ -146,6 +146,9 @@ type Store struct {
 	// older when it is open read-only, and reads adapt to it.
 	version int
 	stmts   statements
+	// repo is the directory whose git repository resolves revisions
+	// (SetRepository), "" for the current directory.
+	repo string
 
 	// mu guards the caches below, which map names to the keys of rows
 	// that are committed and never change or go away, so they stay valid

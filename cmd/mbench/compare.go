@@ -50,10 +50,10 @@ func init() {
 					if err != nil {
 						return usagef("%v", err)
 					}
-					if a, ok := compare.LookAlpha(runs[0]); ok && !alphaSet(fs) {
-						opts.Alpha = a
-					}
 					runs = []*bench.Run{old, new}
+				}
+				if a, ok := compare.LookAlpha(runs[0]); ok && !alphaSet(fs) && compare.Interleaved(runs[0], runs[1]) {
+					opts.Alpha = a
 				}
 				res, err := compare.Compare(runs[0], runs[1], opts)
 				if err != nil {

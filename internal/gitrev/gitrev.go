@@ -205,6 +205,14 @@ func realPath(path string) string {
 	return filepath.Clean(path)
 }
 
+// ErrNoRepository is the error, wrapped, of a directory in no git
+// repository (or where git cannot run); ErrNotFound that of a revision
+// that names no commit.
+var (
+	ErrNoRepository = errors.New("not in a git repository")
+	ErrNotFound     = errors.New("not found")
+)
+
 // toplevel returns the top directory of the working tree containing dir.
 func toplevel(ctx context.Context, dir string) (string, error) {
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
@@ -212,7 +220,7 @@ func toplevel(ctx context.Context, dir string) (string, error) {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
+		return "", fmt.Errorf("%s is %w: %v", dir, ErrNoRepository, err)
 	}
 	return top, nil
 }
@@ -224,7 +232,7 @@ func verify(ctx context.Context, top, rev string) (string, error) {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("git revision %q: not found in %s", rev, top)
+		return "", fmt.Errorf("git revision %q: %w in %s", rev, ErrNotFound, top)
 	}
 	return commit, nil
 }
