@@ -217,6 +217,7 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "\t%-10s %s\n", c.name, c.short)
 	}
 	fmt.Fprint(w, "\nUse \"mbench help <command>\" for more information about a command.\n\n"+
+		"A command's flags may come before or after its other arguments; \"--\" ends them.\n\n"+
 		"Exit codes: 0 success, 1 error, 2 usage error, 3 regression found (ab, compare and duet with -fail) or findings (vet).\n")
 }
 
