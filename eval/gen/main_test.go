@@ -12,10 +12,10 @@ func TestKind(t *testing.T) {
 		detail string
 		want   string
 	}{
-		{gen.JumpsOut, "return at decode.go:45:4", "jumps out: return inside the loop"},
-		{gen.JumpsOut, "break outer at listings.go:58:5 to a label outside the segment", "jumps out: break to an outer loop"},
-		{gen.Unrecordable, "input buf of type *bytes.Buffer: it holds bytes.Buffer, a struct of another package with unexported fields", "unrecordable: struct of another package with unexported fields"},
-		{gen.Unrecordable, "input args of type []interface{}: it holds an interface", "unrecordable: interface value"},
+		{gen.JumpsOut, "break outer at effects.go:109:6: n is not in scope there", "jumps out: a variable read after the exit is not in scope at it"},
+		{gen.Unrecordable, "input d of type *decoder: it holds reflect.Value: it holds internal/abi.Type: it holds a uintptr, an address", "unrecordable: holds an address (uintptr, unsafe.Pointer: reflect.Value, ...)"},
+		{gen.Unrecordable, "no execution the tests made (3) can be rebuilt: an input holds a value of type go.uber.org/zap/zapcore.sliceArrayEncoder: an unexported type of another package", "unrecordable: every recorded input held a type the generated code cannot name"},
+		{gen.Unrecordable, "input x of type *big.nat: it names math/big.nat, an unexported type of another package", "unrecordable: its type names an unexported type of another package"},
 		{gen.Unrecordable, "input writeLine of type func(idx int): it holds a function", "unrecordable: function value"},
 		{gen.NotReached, "", "not reached by tests"},
 	} {
