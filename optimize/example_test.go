@@ -41,7 +41,6 @@ func exampleRun() *bench.Run {
 func ExampleOptimizeRun() {
 	opts := optimize.DefaultOptions
 	opts.Threshold = 0.02
-	opts.MinForks = 3 // at least three processes, as mbench optimize asks
 	rep, warnings, err := optimize.OptimizeRun(exampleRun(), "ns/op", opts)
 	if err != nil {
 		panic(err)

@@ -46,7 +46,8 @@ type Options struct {
 }
 
 // DefaultOptions are Japke et al. 2025's settings (threshold 1%, 99% intervals from
-// 10,000 bootstrap replicates) with RCIW₁ as the metric. CV and RMAD estimate
+// 10,000 bootstrap replicates, at least three processes as the authors'
+// code counts them) with RCIW₁ as the metric. CV and RMAD estimate
 // the spread of single measurements, which more measurements do not
 // shrink: they sort benchmarks into quiet (minimum configuration) and noisy
 // (full configuration) rather than find how many measurements a benchmark
@@ -58,6 +59,7 @@ var DefaultOptions = Options{
 	Bootstrap: stats.DefaultBootstrap,
 	Seed:      1,
 	Baselines: true,
+	MinForks:  3,
 }
 
 // MinReplicates is the fewest bootstrap replicates Validate accepts: with

@@ -26,7 +26,6 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Float64Var(&opts.Bootstrap.Level, "level", opts.Bootstrap.Level, "confidence `level` of the intervals")
 	fs.IntVar(&opts.Bootstrap.Replicates, "reps", opts.Bootstrap.Replicates, "bootstrap `replicates`")
 	fs.Uint64Var(&opts.Seed, "seed", opts.Seed, "random `seed` of the bootstraps and the random baseline")
-	opts.MinForks = 3 // the authors' code, and what docs/eval/run.md found more accurate on go-toml
 	fs.IntVar(&opts.MinForks, "min-forks", opts.MinForks, "consider only configurations with at least `n` processes (suite runs × forks); 1 follows the paper's text")
 	unit := fs.String("unit", "sec/op", "the `unit` optimised for")
 	out := fs.String("o", "mbench-plan.json", "write the plan to `file`")
