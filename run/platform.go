@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,7 +61,7 @@ func Detect(ctx context.Context, dir string) Platform {
 		p.Kernel = strings.TrimSpace(string(b))
 	}
 	p.CPU = cpuModel()
-	p.Governor = governor()
+	p.Governor = governor(sysCPU)
 	p.Turbo = turbo(sysCPU)
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		if f := strings.Fields(string(b)); len(f) > 0 {
@@ -213,21 +214,42 @@ func cpuModel() string {
 	return ""
 }
 
-// governor returns the distinct frequency governors of the CPUs, joined by
-// "/", or "" when there are none to read.
-func governor() string {
+// governor returns the distinct frequency governors of the CPUs described
+// under dir (cpuN/cpufreq/scaling_governor), in the order of the CPUs and
+// joined by "/", or "" when there are none to read.
+func governor(dir string) string {
+	paths, _ := filepath.Glob(filepath.Join(dir, "cpu[0-9]*", "cpufreq", "scaling_governor"))
+	cpu := func(path string) int {
+		n, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(filepath.Dir(filepath.Dir(path))), "cpu"))
+		return n
+	}
+	slices.SortFunc(paths, func(a, b string) int { return cpu(a) - cpu(b) })
 	var govs []string
-	for i := range runtime.NumCPU() {
-		b, err := os.ReadFile(fmt.Sprintf("/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", i))
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
 		if err != nil {
 			continue
 		}
 		g := strings.TrimSpace(string(b))
-		if !contains(govs, g) {
+		if g != "" && !contains(govs, g) {
 			govs = append(govs, g)
 		}
 	}
 	return strings.Join(govs, "/")
+}
+
+// Unchecked says which of the machine's settings that make clock speeds
+// change Detect could not read: the CPU frequency governor and turbo, which
+// most virtual machines do not expose.
+func (p *Platform) Unchecked() []string {
+	var u []string
+	if p.Governor == "" {
+		u = append(u, "the CPU frequency governor: "+sysCPU+"/cpu*/cpufreq/scaling_governor cannot be read (common in virtual machines)")
+	}
+	if p.Turbo == "" {
+		u = append(u, "turbo: neither "+sysCPU+"/intel_pstate/no_turbo nor "+sysCPU+"/cpufreq/boost can be read (common in virtual machines)")
+	}
+	return u
 }
 
 // sysCPU is where Linux describes the CPUs.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mbench/mbench/bench"
@@ -38,6 +39,52 @@ func TestTurbo(t *testing.T) {
 		}
 		if got := turbo(dir); got != tc.want {
 			t.Errorf("turbo with %v = %q, want %q", tc.files, got, tc.want)
+		}
+	}
+}
+
+// TestGovernor fakes the kernel's CPU frequency files: the governors of
+// the CPUs, each named once in the order of the CPUs, and what Unchecked
+// says when the governor or turbo cannot be read.
+func TestGovernor(t *testing.T) {
+	for _, tc := range []struct {
+		files     map[string]string
+		governor  string
+		unchecked []string
+	}{
+		{nil, "", []string{"the CPU frequency governor", "turbo"}},
+		{map[string]string{"cpu0/cpufreq/scaling_governor": "performance\n", "intel_pstate/no_turbo": "1\n"}, "performance", nil},
+		{map[string]string{
+			"cpu10/cpufreq/scaling_governor": "schedutil\n",
+			"cpu2/cpufreq/scaling_governor":  "powersave\n",
+			"cpu1/cpufreq/scaling_governor":  "performance\n",
+			"cpu0/cpufreq/scaling_governor":  "performance\n",
+			"cpufreq/boost":                  "1\n",
+		}, "performance/powersave/schedutil", nil},
+		// A CPU without cpufreq (offline, or a VM) is skipped.
+		{map[string]string{"cpu0/cpufreq/scaling_governor": "powersave\n", "cpu1/online": "0\n"}, "powersave", []string{"turbo"}},
+	} {
+		dir := t.TempDir()
+		for name, content := range tc.files {
+			path := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(content), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := Platform{Governor: governor(dir), Turbo: turbo(dir)}
+		if p.Governor != tc.governor {
+			t.Errorf("governor with %v = %q, want %q", tc.files, p.Governor, tc.governor)
+		}
+		var got []string
+		for _, u := range p.Unchecked() {
+			what, _, _ := strings.Cut(u, ":")
+			got = append(got, what)
+		}
+		if !slices.Equal(got, tc.unchecked) {
+			t.Errorf("with %v, Unchecked says %q, want %q unreadable", tc.files, p.Unchecked(), tc.unchecked)
 		}
 	}
 }

@@ -46,8 +46,7 @@ func doctor(e *env, bins []string) error {
 	wd, _ := os.Getwd()
 	p := run.Detect(context.Background(), wd)
 	fmt.Fprint(e.stdout, p.Header())
-	warnings := run.PlatformWarnings(p)
-	var unchecked []string
+	warnings, unchecked := run.PlatformWarnings(p), p.Unchecked()
 	for _, bin := range bins {
 		c, err := run.CheckBinary(bin)
 		if err != nil {
