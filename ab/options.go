@@ -3,7 +3,6 @@ package ab
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -255,19 +254,18 @@ func binomialTail(n, k int, p float64) float64 {
 
 // Parallel returns the configuration of the parallel mode (`mbench ab
 // -parallel`, `mbench duet`) for the versions of o, with the analysis
-// options. fs holds the flags of o (Options.Flags), parsed: the options
-// the two modes share (-mi, -wi, -iter, -timeout, -max-rounds for the
-// runs, -alpha, -threshold, -reps, -seed) carry over when given on the
-// command line, and the parallel mode's defaults hold otherwise. Options
-// of the interleaved mode only are an error.
-func (o *Options) Parallel(fs *flag.FlagSet) (ParallelConfig, compare.Options, error) {
+// options. given reports which of o's settings were chosen rather than
+// left at their defaults, by their fields' names in Options: those the two
+// modes share (Iterations, Warmup, Iter, Timeout, MaxRounds for the runs,
+// Compare.Alpha, Compare.Threshold, Compare.Replicates, Compare.Seed)
+// carry over when given, and the parallel mode's defaults hold otherwise.
+// Given settings of the interleaved mode only (MinRounds, Budget, Resume)
+// are an error, a *ModeError.
+func (o *Options) Parallel(given func(field string) bool) (ParallelConfig, compare.Options, error) {
 	c, opts := DefaultParallelConfig, compare.DefaultOptions
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	given := func(name string) bool { return set[name] }
-	for _, name := range []string{"min-rounds", "budget", "resume"} {
-		if given(name) {
-			return c, opts, fmt.Errorf("-%s applies to the interleaved mode, not to -parallel", name)
+	for _, field := range []string{"MinRounds", "Budget", "Resume"} {
+		if given(field) {
+			return c, opts, &ModeError{Field: field}
 		}
 	}
 	ac := &o.Config
@@ -278,23 +276,31 @@ func (o *Options) Parallel(fs *flag.FlagSet) (ParallelConfig, compare.Options, e
 	c.Verbose, c.Platform, c.Instance = o.Verbose, o.Platform, ac.Instance
 	c.Shard, c.ShardBasis = ac.Shard, ac.ShardBasis
 	for _, s := range []struct {
-		flag string
-		set  func()
+		field string
+		set   func()
 	}{
-		{"mi", func() { c.Iters = ac.Iterations }},
-		{"wi", func() { c.Warmup = ac.Warmup }},
-		{"iter", func() { c.Iter = ac.Iter }},
-		{"timeout", func() { c.Timeout = ac.Timeout }},
-		{"max-rounds", func() { c.Runs = ac.MaxRounds }},
-		{"alpha", func() { opts.Alpha = ac.Compare.Alpha }},
-		{"threshold", func() { opts.Threshold = ac.Compare.Threshold }},
-		{"reps", func() { opts.Replicates = ac.Compare.Replicates }},
-		{"seed", func() { opts.Seed = ac.Compare.Seed }},
+		{"Iterations", func() { c.Iters = ac.Iterations }},
+		{"Warmup", func() { c.Warmup = ac.Warmup }},
+		{"Iter", func() { c.Iter = ac.Iter }},
+		{"Timeout", func() { c.Timeout = ac.Timeout }},
+		{"MaxRounds", func() { c.Runs = ac.MaxRounds }},
+		{"Compare.Alpha", func() { opts.Alpha = ac.Compare.Alpha }},
+		{"Compare.Threshold", func() { opts.Threshold = ac.Compare.Threshold }},
+		{"Compare.Replicates", func() { opts.Replicates = ac.Compare.Replicates }},
+		{"Compare.Seed", func() { opts.Seed = ac.Compare.Seed }},
 	} {
-		if given(s.flag) {
+		if given(s.field) {
 			s.set()
 		}
 	}
 	c.Seed = opts.Seed
 	return c, opts, nil
+}
+
+// A ModeError is a setting of the interleaved mode given to the parallel
+// one; Field is its field in Options.
+type ModeError struct{ Field string }
+
+func (e *ModeError) Error() string {
+	return e.Field + " applies to the interleaved mode, not to the parallel one"
 }

@@ -1,62 +1,63 @@
 package ab
 
 import (
-	"flag"
-	"github.com/mbench/mbench/bench"
-	"github.com/mbench/mbench/internal/gitrev"
-	"io"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mbench/mbench/compare"
+	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/internal/gitrev"
 )
 
-// parse returns DefaultOptions with args parsed by their flags.
-func parse(t *testing.T, args ...string) (*Options, *flag.FlagSet) {
-	t.Helper()
+// withOld returns DefaultOptions against the old revision rev.
+func withOld(rev string) *Options {
 	o := DefaultOptions
-	fs := flag.NewFlagSet("ab", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.Flags(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	return &o, fs
+	o.OldRev = rev
+	return &o
 }
 
-// TestOptionsCheck: options that cannot run are named by their flags.
+// noneGiven is Options.Parallel's given when every setting is left at
+// its default.
+func noneGiven(string) bool { return false }
+
+// TestOptionsCheck: options that cannot run are refused.
 func TestOptionsCheck(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
+		name string
+		set  func(*Options)
 		want string // "" for none
 	}{
-		{[]string{"-old", "HEAD"}, ""},
-		{[]string{"-old-bin", "a.test", "-new-bin", "b.test"}, ""},
-		{nil, "give the old version once"},
-		{[]string{"-old", "HEAD", "-old-bin", "a.test", "-new-bin", "b.test"}, "give the old version once"},
-		{[]string{"-old-bin", "a.test"}, "go together"},
-		{[]string{"-old", "HEAD", "-iter", "0"}, "-iter"},
-		{[]string{"-old", "HEAD", "-mi", "0"}, "-mi"},
-		{[]string{"-old", "HEAD", "-min-rounds", "1"}, "-min-rounds"},
-		{[]string{"-old", "HEAD", "-max-rounds", "5", "-min-rounds", "6"}, "-min-rounds"},
-		{[]string{"-old", "HEAD", "-budget", "-1s"}, "-budget"},
-		{[]string{"-old", "HEAD", "-timeout", "0"}, "-timeout"},
+		{"revision", func(o *Options) { o.OldRev = "HEAD" }, ""},
+		{"binaries", func(o *Options) { o.OldBin, o.NewBin = "a.test", "b.test" }, ""},
+		{"no old version", func(o *Options) {}, "give the old version once"},
+		{"two old versions", func(o *Options) { o.OldRev, o.OldBin, o.NewBin = "HEAD", "a.test", "b.test" }, "give the old version once"},
+		{"one binary", func(o *Options) { o.OldBin = "a.test" }, "go together"},
+		{"iteration time", func(o *Options) { o.OldRev, o.Iter = "HEAD", 0 }, "-iter"},
+		{"iterations", func(o *Options) { o.OldRev, o.Iterations = "HEAD", 0 }, "-mi"},
+		{"one round", func(o *Options) { o.OldRev, o.MinRounds = "HEAD", 1 }, "-min-rounds"},
+		{"rounds reversed", func(o *Options) { o.OldRev, o.MaxRounds, o.MinRounds = "HEAD", 5, 6 }, "-min-rounds"},
+		{"budget", func(o *Options) { o.OldRev, o.Budget = "HEAD", -time.Second }, "-budget"},
+		{"timeout", func(o *Options) { o.OldRev, o.Timeout = "HEAD", 0 }, "-timeout"},
 	} {
-		o, _ := parse(t, tc.args...)
+		o := DefaultOptions
+		tc.set(&o)
 		err := o.Check()
 		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q: %v, want %q", tc.args, err, tc.want)
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }
 
 // TestOptionsParallel: the parallel mode takes the versions always, the
-// shared options when given, and the defaults of the parallel mode for
-// the rest; options of the interleaved mode only are refused.
+// shared settings when given, and the defaults of the parallel mode for
+// the rest; settings of the interleaved mode only are refused.
 func TestOptionsParallel(t *testing.T) {
-	o, fs := parse(t, "-old", "HEAD~1", "-new", "HEAD", "-old-label", "a", "-bench", "X", "-mi", "7", "-alpha", "0.2", "-v")
-	c, opts, err := o.Parallel(fs)
+	o := withOld("HEAD~1")
+	o.NewRev, o.OldLabel, o.Bench, o.Verbose = "HEAD", "a", "X", true
+	o.Iterations, o.Compare.Alpha, o.Iter = 7, 0.2, time.Hour
+	given := func(field string) bool { return field == "Iterations" || field == "Compare.Alpha" }
+	c, opts, err := o.Parallel(given)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,73 +65,33 @@ func TestOptionsParallel(t *testing.T) {
 		t.Errorf("versions and selection not carried over: %+v", c)
 	}
 	if c.Iters != 7 || opts.Alpha != 0.2 {
-		t.Errorf("given options: %d iterations, alpha %v; want 7 and 0.2", c.Iters, opts.Alpha)
+		t.Errorf("given settings: %d iterations, alpha %v; want 7 and 0.2", c.Iters, opts.Alpha)
 	}
 	if d := DefaultParallelConfig; c.Iter != d.Iter || c.Runs != d.Runs || c.Warmup != d.Warmup || !c.Benchmem {
-		t.Errorf("options not given: iter %v, %d runs, %d warm-up, benchmem %v; want the parallel defaults and ab's benchmem", c.Iter, c.Runs, c.Warmup, c.Benchmem)
+		t.Errorf("settings not given: iter %v, %d runs, %d warm-up, benchmem %v; want the parallel defaults and ab's benchmem", c.Iter, c.Runs, c.Warmup, c.Benchmem)
 	}
 	if err := c.Check(); err != nil {
 		t.Errorf("the parallel configuration does not check: %v", err)
 	}
-	for _, name := range []string{"min-rounds", "budget", "resume"} {
-		value := map[string]string{"min-rounds": "3", "budget": "1m", "resume": "x"}[name]
-		o, fs := parse(t, "-old", "HEAD", "-"+name, value)
-		if _, _, err := o.Parallel(fs); err == nil || !strings.Contains(err.Error(), "-"+name) {
-			t.Errorf("-%s with -parallel: %v, want an error naming it", name, err)
+	for _, field := range []string{"MinRounds", "Budget", "Resume"} {
+		_, _, err := withOld("HEAD").Parallel(func(f string) bool { return f == field })
+		var me *ModeError
+		if !errors.As(err, &me) || me.Field != field {
+			t.Errorf("%s given to the parallel mode: %v, want a ModeError naming it", field, err)
 		}
 	}
 }
 
-// TestParallelFlags: -cpus and -metric-re are parsed after the flags.
-func TestParallelFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-cpus", "1,0"}, ""},
-		{[]string{"-cpus", "0"}, "-cpus"},
-		{[]string{"-cpus", "1,1"}, "-cpus"},
-		{[]string{"-metric-re", "("}, "-metric-re"},
-	} {
-		c, opts := DefaultParallelConfig, DefaultOptions.Compare
-		fs := flag.NewFlagSet("duet", flag.ContinueOnError)
-		parsed := c.Flags(fs, &opts)
-		if err := fs.Parse(append([]string{"-seed", "9"}, tc.args...)); err != nil {
-			t.Fatal(err)
-		}
-		err := parsed()
-		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q: %v, want %q", tc.args, err, tc.want)
-		}
-		if err == nil && (c.CPUs != [2]int{1, 0} || c.Seed != 9) {
-			t.Errorf("%q: CPUs %v, seed %d; want [1 0] and 9", tc.args, c.CPUs, c.Seed)
-		}
-	}
-}
-
-// TestOptionsInstance: -instance names the machine in both modes of ab,
-// and in duet.
+// TestOptionsInstance: the instance names the machine in both modes.
 func TestOptionsInstance(t *testing.T) {
-	o, fs := parse(t, "-old", "HEAD", "-instance", "ci-large")
-	if o.Config.Instance != "ci-large" {
-		t.Errorf("interleaved instance %q, want ci-large", o.Config.Instance)
-	}
-	c, _, err := o.Parallel(fs)
+	o := withOld("HEAD")
+	o.Config.Instance = "ci-large"
+	c, _, err := o.Parallel(noneGiven)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Instance != "ci-large" {
 		t.Errorf("parallel instance %q, want ci-large", c.Instance)
-	}
-	d := DefaultParallelConfig
-	opts := compare.DefaultOptions
-	dfs := flag.NewFlagSet("duet", flag.ContinueOnError)
-	parsed := d.Flags(dfs, &opts)
-	if err := dfs.Parse([]string{"-instance", "laptop"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := parsed(); err != nil || d.Instance != "laptop" {
-		t.Errorf("duet instance %q (%v), want laptop", d.Instance, err)
 	}
 }
 

@@ -100,9 +100,9 @@ func TestResumeShard(t *testing.T) {
 }
 
 func TestOptionsParallelShard(t *testing.T) {
-	o, fs := parse(t, "-old", "HEAD~1")
+	o := withOld("HEAD~1")
 	o.Shard, o.ShardBasis = shard.Shard{Index: 2, Count: 4}, "main"
-	c, _, err := o.Parallel(fs)
+	c, _, err := o.Parallel(noneGiven)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestOptionsParallelShard(t *testing.T) {
 }
 
 func TestValidateShard(t *testing.T) {
-	o, _ := parse(t, "-old", "HEAD~1")
+	o := withOld("HEAD~1")
 	for _, c := range []struct {
 		shard shard.Shard
 		basis string

@@ -77,7 +77,7 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 	o, r := ab.DefaultOptions, &report{}
 	var parallel bool
 	var shard string
-	o.Flags(fs)
+	abFlags(fs, &o)
 	quiet := quietFlag(fs)
 	shardFlags(fs, &shard, &o.ShardBasis)
 	r.flags(fs, "exit with status 3 when a benchmark got slower or allocates more")
@@ -88,7 +88,7 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		if parallel {
-			pc, opts, err := o.Parallel(fs)
+			pc, opts, err := abParallel(fs, &o)
 			return duetCmd(e, pc, opts, r, args, err)
 		}
 		ctx, db, wd, platform, stop, err := r.start(e, o.Check(), o.Compare)

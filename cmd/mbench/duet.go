@@ -21,7 +21,7 @@ func init() {
 
 func setDuetFlags(fs *flag.FlagSet) func(*env, []string) error {
 	c, opts, r := ab.DefaultParallelConfig, compare.DefaultOptions, &report{}
-	parsed := c.Flags(fs, &opts)
+	parsed := duetFlags(fs, &c, &opts)
 	r.flags(fs, "exit with status 3 when a benchmark got slower")
 	return func(e *env, args []string) error {
 		return duetCmd(e, c, opts, r, args, parsed())

@@ -1,17 +1,19 @@
-package ab
+package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"regexp"
 
+	"github.com/mbench/mbench/ab"
 	"github.com/mbench/mbench/compare"
 )
 
-// Flags defines the flags of `mbench ab` that set o in fs, with o's values
-// as their defaults. The command's own (where to store, how to report,
-// -parallel) are the caller's.
-func (o *Options) Flags(fs *flag.FlagSet) {
+// abFlags defines the flags of `mbench ab` that set o in fs, with o's
+// values as their defaults. Where to store, how to report and -parallel
+// are the caller's.
+func abFlags(fs *flag.FlagSet, o *ab.Options) {
 	c := &o.Config
 	fs.StringVar(&o.OldRev, "old", o.OldRev, "old version: a git `revision`")
 	fs.StringVar(&o.NewRev, "new", o.NewRev, "new version: a git `revision`; . is the working tree")
@@ -84,12 +86,12 @@ func (f *profileFlag) Set(s string) error {
 	return nil
 }
 
-// Flags defines the flags of `mbench duet` that set c and the analysis
-// options opts in fs, with their values as the defaults. The command's
-// own (where to store, how to report) are the caller's. The function
-// Flags returns must be called after fs.Parse: it sets what needs parsing
-// (-cpus, -metric-re), and its error names the flag.
-func (c *ParallelConfig) Flags(fs *flag.FlagSet, opts *compare.Options) (parsed func() error) {
+// duetFlags defines the flags of `mbench duet` that set c and the
+// analysis options opts in fs, with their values as the defaults. Where
+// to store and how to report are the caller's. The function it returns
+// must be called after fs.Parse: it sets what needs parsing (-cpus,
+// -metric-re), and its error names the flag.
+func duetFlags(fs *flag.FlagSet, c *ab.ParallelConfig, opts *compare.Options) (parsed func() error) {
 	var metricRE, cpus string
 	fs.StringVar(&c.OldRev, "old", c.OldRev, "old version: a git `revision`")
 	fs.StringVar(&c.NewRev, "new", c.NewRev, "new version: a git `revision`; . is the working tree")
@@ -122,7 +124,7 @@ func (c *ParallelConfig) Flags(fs *flag.FlagSet, opts *compare.Options) (parsed 
 	fs.BoolVar(&c.Verbose, "v", c.Verbose, "print each run as it starts")
 	fs.StringVar(&c.Instance, "instance", c.Instance, "`name` of this machine in the stored runs (default: the host name)")
 	return func() (err error) {
-		if c.CPUs, err = ParseCPUs(cpus); err != nil {
+		if c.CPUs, err = ab.ParseCPUs(cpus); err != nil {
 			return err
 		}
 		if metricRE != "" {
@@ -133,4 +135,28 @@ func (c *ParallelConfig) Flags(fs *flag.FlagSet, opts *compare.Options) (parsed 
 		c.Seed = opts.Seed
 		return nil
 	}
+}
+
+// abFields names the field of ab.Options each flag of ab that the
+// parallel mode reads sets (ab.Options.Parallel).
+var abFields = map[string]string{
+	"mi": "Iterations", "wi": "Warmup", "iter": "Iter", "timeout": "Timeout", "max-rounds": "MaxRounds",
+	"alpha": "Compare.Alpha", "threshold": "Compare.Threshold", "reps": "Compare.Replicates", "seed": "Compare.Seed",
+	"min-rounds": "MinRounds", "budget": "Budget", "resume": "Resume",
+}
+
+// abParallel returns the parallel mode's configuration for o, whose flags
+// fs parsed, naming in its error the flag at fault.
+func abParallel(fs *flag.FlagSet, o *ab.Options) (ab.ParallelConfig, compare.Options, error) {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[abFields[f.Name]] = true })
+	c, opts, err := o.Parallel(func(field string) bool { return given[field] })
+	if me := (*ab.ModeError)(nil); errors.As(err, &me) {
+		for name, field := range abFields {
+			if field == me.Field {
+				err = fmt.Errorf("-%s applies to the interleaved mode, not to -parallel", name)
+			}
+		}
+	}
+	return c, opts, err
 }
