@@ -78,6 +78,11 @@ type Job struct {
 	// measurement in mbench's JSON Lines format, flushed as it goes.
 	Store Store
 	JSON  io.Writer
+	// Open, if not nil, is called once the test binaries are built and
+	// their benchmarks found, before the shard or the run needs the
+	// store: it sets Store and ShardRuns, so that a run whose build
+	// fails creates no store.
+	Open func(j *Job) error
 	// NoiseDir, if not "", is the directory in which mbench doctor
 	// -noise keeps this machine's noise (SaveNoise): a run records it
 	// with its platform (Platform.NoiseSettings).
@@ -256,6 +261,11 @@ func Prepare(ctx context.Context, job Job) (*Prepared, error) {
 	}
 	if j.Label == "" {
 		j.Label = "run"
+	}
+	if j.Open != nil {
+		if err := j.Open(j); err != nil {
+			return nil, err
+		}
 	}
 	if err := p.shard(); err != nil {
 		return nil, err

@@ -121,15 +121,19 @@ func runCmd(e *env, f *runFlags, args []string) error {
 	defer status.Done()
 	j.Build.Dir, _ = os.Getwd()
 	j.Build.Log = prefixWriter{e.stderr}
-	db, err := openDB(f.db)
-	if err != nil {
-		return err
+	var db *store.Store
+	defer func() {
+		if db != nil {
+			db.Close()
+		}
+	}()
+	j.Open = func(j *run.Job) (err error) {
+		if db, err = openDB(f.db); err != nil {
+			return err
+		}
+		j.Store, j.ShardRuns = db, db
+		return checkRefs(db, storedRef{"-shard-basis", j.ShardBasis, true})
 	}
-	defer db.Close()
-	if err := checkRefs(db, storedRef{"-shard-basis", j.ShardBasis, true}); err != nil {
-		return err
-	}
-	j.Store, j.ShardRuns = db, db
 	j.NoiseDir = noiseDir(f.db)
 	j.Progress = func(p run.Progress) {
 		if status.Set(p.String()); f.verbose {

@@ -265,6 +265,39 @@ func TestRunBadFlags(t *testing.T) {
 	}
 }
 
+// TestRunBuildFails: a run whose packages do not build creates nothing,
+// neither the store nor its directory nor the -json stream.
+func TestRunBuildFails(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":    "module broken\n\ngo 1.24\n",
+		"x_test.go": "package broken\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) { undefined() }\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-db", filepath.Join("results", "m.db"), "-json", "out.jsonl", "-o", "out.txt", "."}
+	if code := mbench(args, &stdout, &stderr); code != exitError {
+		t.Fatalf("exit %d, want %d\n%s", code, exitError, &stderr)
+	}
+	if !strings.Contains(stderr.String(), "undefined") {
+		t.Errorf("stderr does not show the build's error:\n%s", &stderr)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if _, ok := files[e.Name()]; !ok {
+			t.Errorf("the failed run left %s in its directory", e.Name())
+		}
+	}
+}
+
 // TestInterrupts drives the interrupt handler: the first signal cancels,
 // the second exits at once, and none after stop.
 func TestInterrupts(t *testing.T) {
