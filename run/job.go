@@ -126,7 +126,7 @@ func (j *Job) Check() error {
 		return err
 	}
 	if !slices.Contains(stop.Names, j.Criterion) {
-		return fmt.Errorf("-criterion %q: want one of %s", j.Criterion, strings.Join(stop.Names, ", "))
+		return fmt.Errorf("Criterion %q: want one of %s", j.Criterion, strings.Join(stop.Names, ", "))
 	}
 	if _, err := stop.New(j.Criterion, j.CriterionOptions); err != nil {
 		return err
@@ -137,27 +137,27 @@ func (j *Job) Check() error {
 	for _, t := range []struct {
 		name string
 		v    float64
-	}{{"cv", co.CVThreshold}, {"rciw", co.RCIWThreshold}, {"kld", co.KLDThreshold}} {
+	}{{"CVThreshold", co.CVThreshold}, {"RCIWThreshold", co.RCIWThreshold}, {"KLDThreshold", co.KLDThreshold}} {
 		if math.IsNaN(t.v) || math.IsInf(t.v, 0) || t.v <= 0 {
-			return fmt.Errorf("-%s-threshold %v: want a positive number", t.name, t.v)
+			return fmt.Errorf("%s %v: want a positive number", t.name, t.v)
 		}
 	}
 	switch {
 	case j.ForkTimeout < 0:
-		return fmt.Errorf("-timeout %v: want a positive duration, or 0 for none", j.ForkTimeout)
+		return fmt.Errorf("ForkTimeout %v: want a positive duration, or 0 for none", j.ForkTimeout)
 	case j.MinPerSuiteRun < 1:
-		return fmt.Errorf("-rmit-min %d: want at least 1", j.MinPerSuiteRun)
+		return fmt.Errorf("MinPerSuiteRun %d: want at least 1", j.MinPerSuiteRun)
 	case j.MinOps < 1:
-		return fmt.Errorf("-min-ops %d: want at least one operation per iteration", j.MinOps)
+		return fmt.Errorf("MinOps %d: want at least one operation per iteration", j.MinOps)
 	case j.Levels != "" && j.Plan != nil:
-		return errors.New("-levels and -plan: give one")
+		return errors.New("Levels and Plan: give one")
 	}
 	if err := shard.Validate(j.Shard, j.ShardBasis); err != nil {
 		return err
 	}
 	if j.Levels != "" {
 		if _, err := bench.ParseLevels(j.Levels); err != nil {
-			return fmt.Errorf("-levels %q: %v", j.Levels, err)
+			return fmt.Errorf("Levels %q: %v", j.Levels, err)
 		}
 	}
 	if _, err := cpuList("-cpuset", j.CPUSet, 0); err != nil {

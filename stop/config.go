@@ -44,32 +44,32 @@ var DefaultConfig = Config{
 	IterTime:  time.Second,
 }
 
-// Validate reports every inconsistent field of c, naming it by the `mbench
-// run` flag that sets it. WarmupMax may be 0 (no warm-up at all); every fork
+// Validate reports every inconsistent field of c, naming it by its
+// field's name. WarmupMax may be 0 (no warm-up at all); every fork
 // needs at least one measurement iteration.
 func (c Config) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if c.WarmupMin < 0 {
-		add("-wi-min %d < 0", c.WarmupMin)
+		add("WarmupMin %d < 0", c.WarmupMin)
 	}
 	if c.WarmupMax < 0 {
-		add("-wi-max %d < 0", c.WarmupMax)
+		add("WarmupMax %d < 0", c.WarmupMax)
 	}
 	if c.WarmupMin > c.WarmupMax {
-		add("-wi-min %d > -wi-max %d", c.WarmupMin, c.WarmupMax)
+		add("WarmupMin %d > WarmupMax %d", c.WarmupMin, c.WarmupMax)
 	}
 	if c.Measure < 1 {
-		add("-mi %d < 1", c.Measure)
+		add("Measure %d < 1", c.Measure)
 	}
 	if c.ForksMin < 1 {
-		add("-f-min %d < 1", c.ForksMin)
+		add("ForksMin %d < 1", c.ForksMin)
 	}
 	if c.ForksMin > c.ForksMax {
-		add("-f-min %d > -f-max %d", c.ForksMin, c.ForksMax)
+		add("ForksMin %d > ForksMax %d", c.ForksMin, c.ForksMax)
 	}
 	if c.IterTime <= 0 {
-		add("-iter %v <= 0", c.IterTime)
+		add("IterTime %v <= 0", c.IterTime)
 	}
 	return errors.Join(errs...)
 }

@@ -24,15 +24,15 @@ func TestConfigValidate(t *testing.T) {
 		edit func(*Config)
 		want []string // every message must appear
 	}{
-		{"wi-min above wi-max", func(c *Config) { c.WarmupMin, c.WarmupMax = 5, 3 }, []string{"-wi-min 5 > -wi-max 3"}},
-		{"negative wi-min", func(c *Config) { c.WarmupMin = -1 }, []string{"-wi-min -1 < 0"}},
-		{"negative wi-max", func(c *Config) { c.WarmupMin, c.WarmupMax = 0, -2 }, []string{"-wi-max -2 < 0", "-wi-min 0 > -wi-max -2"}},
-		{"no measurement", func(c *Config) { c.Measure = 0 }, []string{"-mi 0 < 1"}},
-		{"no forks", func(c *Config) { c.ForksMin = 0 }, []string{"-f-min 0 < 1"}},
-		{"f-min above f-max", func(c *Config) { c.ForksMin, c.ForksMax = 6, 5 }, []string{"-f-min 6 > -f-max 5"}},
-		{"zero iteration time", func(c *Config) { c.IterTime = 0 }, []string{"-iter 0s <= 0"}},
-		{"negative iteration time", func(c *Config) { c.IterTime = -time.Second }, []string{"-iter -1s <= 0"}},
-		{"all reported", func(c *Config) { c.Measure, c.IterTime = 0, 0 }, []string{"-mi 0 < 1", "-iter 0s <= 0"}},
+		{"wi-min above wi-max", func(c *Config) { c.WarmupMin, c.WarmupMax = 5, 3 }, []string{"WarmupMin 5 > WarmupMax 3"}},
+		{"negative wi-min", func(c *Config) { c.WarmupMin = -1 }, []string{"WarmupMin -1 < 0"}},
+		{"negative wi-max", func(c *Config) { c.WarmupMin, c.WarmupMax = 0, -2 }, []string{"WarmupMax -2 < 0", "WarmupMin 0 > WarmupMax -2"}},
+		{"no measurement", func(c *Config) { c.Measure = 0 }, []string{"Measure 0 < 1"}},
+		{"no forks", func(c *Config) { c.ForksMin = 0 }, []string{"ForksMin 0 < 1"}},
+		{"f-min above f-max", func(c *Config) { c.ForksMin, c.ForksMax = 6, 5 }, []string{"ForksMin 6 > ForksMax 5"}},
+		{"zero iteration time", func(c *Config) { c.IterTime = 0 }, []string{"IterTime 0s <= 0"}},
+		{"negative iteration time", func(c *Config) { c.IterTime = -time.Second }, []string{"IterTime -1s <= 0"}},
+		{"all reported", func(c *Config) { c.Measure, c.IterTime = 0, 0 }, []string{"Measure 0 < 1", "IterTime 0s <= 0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,14 +74,14 @@ func TestNewBadOptions(t *testing.T) {
 		edit func(*Options)
 		want string
 	}{
-		{"cv", func(o *Options) { o.Window = 1 }, "-window 1 < 2"},
-		{"cv", func(o *Options) { o.CVThreshold = 0 }, "-cv-threshold 0"},
-		{"rciw", func(o *Options) { o.RCIWThreshold = -0.03 }, "-rciw-threshold -0.03"},
-		{"rciw", func(o *Options) { o.Level = 1 }, "-level 1"},
-		{"rciw", func(o *Options) { o.Replicates = 0 }, "-replicates 0 < 1"},
-		{"kld", func(o *Options) { o.KLDThreshold = 1 }, "-kld-threshold 1"},
-		{"kld", func(o *Options) { o.KLDPoints = 1 }, "-kld-points 1 < 2"},
-		{"kld", func(o *Options) { o.Window = 0 }, "-window 0 < 2"},
+		{"cv", func(o *Options) { o.Window = 1 }, "Window 1 < 2"},
+		{"cv", func(o *Options) { o.CVThreshold = 0 }, "CVThreshold 0"},
+		{"rciw", func(o *Options) { o.RCIWThreshold = -0.03 }, "RCIWThreshold -0.03"},
+		{"rciw", func(o *Options) { o.Level = 1 }, "Level 1"},
+		{"rciw", func(o *Options) { o.Replicates = 0 }, "Replicates 0 < 1"},
+		{"kld", func(o *Options) { o.KLDThreshold = 1 }, "KLDThreshold 1"},
+		{"kld", func(o *Options) { o.KLDPoints = 1 }, "KLDPoints 1 < 2"},
+		{"kld", func(o *Options) { o.Window = 0 }, "Window 0 < 2"},
 	}
 	for _, tt := range tests {
 		o := DefaultOptions

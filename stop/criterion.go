@@ -87,14 +87,14 @@ const minWindow = 2
 
 func checkWindow(w int) error {
 	if w < minWindow {
-		return fmt.Errorf("-window %d < %d", w, minWindow)
+		return fmt.Errorf("Window %d < %d", w, minWindow)
 	}
 	return nil
 }
 
 func checkThreshold(name string, t float64) error {
 	if !(t > 0) || math.IsInf(t, 1) {
-		return fmt.Errorf("-%s-threshold %v: want a positive number", name, t)
+		return fmt.Errorf("%sThreshold %v: want a positive number", name, t)
 	}
 	return nil
 }

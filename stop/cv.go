@@ -18,7 +18,7 @@ func (c CV) validate() error {
 	if err := checkWindow(c.Window); err != nil {
 		return err
 	}
-	return checkThreshold("cv", c.Threshold)
+	return checkThreshold("CV", c.Threshold)
 }
 
 func (c CV) warmupWindow() int { return c.Window + 1 }

@@ -58,10 +58,10 @@ func (c KLD) validate() error {
 		return err
 	}
 	if !(c.Threshold > 0 && c.Threshold < 1) {
-		return fmt.Errorf("-kld-threshold %v: want a probability in (0, 1)", c.Threshold)
+		return fmt.Errorf("KLDThreshold %v: want a probability in (0, 1)", c.Threshold)
 	}
 	if c.Points < 2 {
-		return fmt.Errorf("-kld-points %d < 2", c.Points)
+		return fmt.Errorf("KLDPoints %d < 2", c.Points)
 	}
 	return nil
 }

@@ -44,14 +44,14 @@ func (c RCIW) validate() error {
 	if err := checkWindow(c.Window); err != nil {
 		return err
 	}
-	if err := checkThreshold("rciw", c.Threshold); err != nil {
+	if err := checkThreshold("RCIW", c.Threshold); err != nil {
 		return err
 	}
 	if !(c.Level > 0 && c.Level < 1) {
-		return fmt.Errorf("-level %v: want a confidence level in (0, 1)", c.Level)
+		return fmt.Errorf("Level %v: want a confidence level in (0, 1)", c.Level)
 	}
 	if c.Replicates < 1 {
-		return fmt.Errorf("-replicates %d < 1", c.Replicates)
+		return fmt.Errorf("Replicates %d < 1", c.Replicates)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/mbench/mbench/optimize"
@@ -95,7 +96,7 @@ func runCmd(e *env, f *runFlags, args []string) error {
 		return err
 	}
 	if err := j.Check(); err != nil {
-		return usagef("%v", err)
+		return usagef("%v", namingFlags(err, runFlagOf))
 	}
 	if f.planFile != "" {
 		if j.Levels != "" {
@@ -194,3 +195,25 @@ func parseShard(s string) (shard.Shard, error) {
 	}
 	return sh, nil
 }
+
+// runFlagOf names the flag of mbench run that sets each field of run.Job
+// that Job.Check names in its errors.
+var runFlagOf = map[string]string{
+	"WarmupMin": "wi-min", "WarmupMax": "wi-max", "Measure": "mi", "ForksMin": "f-min", "ForksMax": "f-max",
+	"IterTime": "iter", "Criterion": "criterion", "Window": "window", "CVThreshold": "cv-threshold",
+	"RCIWThreshold": "rciw-threshold", "KLDThreshold": "kld-threshold", "ForkTimeout": "timeout",
+	"MinPerSuiteRun": "rmit-min", "MinOps": "min-ops", "Levels": "levels", "Plan": "plan",
+}
+
+// namingFlags returns err with the fields it names spelled as the flags
+// flagOf says set them.
+func namingFlags(err error, flagOf map[string]string) error {
+	return errors.New(fieldName.ReplaceAllStringFunc(err.Error(), func(w string) string {
+		if f, ok := flagOf[w]; ok {
+			return "-" + f
+		}
+		return w
+	}))
+}
+
+var fieldName = regexp.MustCompile(`\b[A-Z][A-Za-z]*\b`)
