@@ -433,24 +433,24 @@ func (c *Config) check() error {
 }
 
 // checkPlan reports iterations, rounds, budgets or a timeout a session
-// cannot run with, naming them by the flags of `mbench ab`.
+// cannot run with, naming their fields.
 func (c *Config) checkPlan() error {
 	if err := run.CheckPattern(c.Bench); err != nil {
 		return err
 	}
 	switch {
 	case c.Iter <= 0:
-		return fmt.Errorf("-iter %v: want a positive duration", c.Iter)
+		return fmt.Errorf("Iter %v: want a positive duration", c.Iter)
 	case c.Iterations < 1 || c.Warmup < 0:
-		return fmt.Errorf("-mi %d -wi %d: want at least one measured iteration and no negative warm-up", c.Iterations, c.Warmup)
+		return fmt.Errorf("Iterations %d Warmup %d: want at least one measured iteration and no negative warm-up", c.Iterations, c.Warmup)
 	case c.MinOps < 1:
-		return fmt.Errorf("-min-ops %d: want at least one operation per iteration", c.MinOps)
+		return fmt.Errorf("MinOps %d: want at least one operation per iteration", c.MinOps)
 	case c.Pairing != PairingTurns && c.Pairing != PairingProcesses:
-		return fmt.Errorf("-pairing %q: want %s or %s", c.Pairing, PairingTurns, PairingProcesses)
+		return fmt.Errorf("Pairing %q: want %s or %s", c.Pairing, PairingTurns, PairingProcesses)
 	case c.MinRounds < 2 || c.MaxRounds < c.MinRounds:
-		return fmt.Errorf("-min-rounds %d -max-rounds %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
+		return fmt.Errorf("MinRounds %d MaxRounds %d: want 2 ≤ min ≤ max", c.MinRounds, c.MaxRounds)
 	case c.Budget < 0 || c.BenchmarkBudget < 0 || c.Timeout <= 0:
-		return fmt.Errorf("-budget %v -budget-per-benchmark %v -timeout %v: want no negative budget and a positive timeout", c.Budget, c.BenchmarkBudget, c.Timeout)
+		return fmt.Errorf("Budget %v BenchmarkBudget %v Timeout %v: want no negative budget and a positive timeout", c.Budget, c.BenchmarkBudget, c.Timeout)
 	}
 	return nil
 }

@@ -23,8 +23,8 @@ import (
 // revisions or prebuilt test binaries, how to build them, and how the
 // session runs (Config, whose Old and New RunInterleaved sets, and
 // Instance when it is empty).
-// Start from DefaultOptions. The options are those of `mbench ab`, and
-// Check names them by its flags.
+// Start from DefaultOptions. The options are those of `mbench ab`; Check
+// names them by their fields.
 type Options struct {
 	Config
 	// Dir is the directory the package patterns are relative to, inside
@@ -70,15 +70,14 @@ type Options struct {
 // working tree against a revision yet to be given.
 var DefaultOptions = Options{Config: DefaultConfig, NewRev: gitrev.WorkingTree, Profile: DefaultProfileConfig}
 
-// Check reports options that cannot run, naming them by the flags of
-// `mbench ab`. It does not check Config.Compare, which compare.Compare
+// Check reports options that cannot run, naming them by their fields. It does not check Config.Compare, which compare.Compare
 // checks.
 func (o *Options) Check() error {
 	switch {
 	case (o.OldRev != "") == (o.OldBin != "" || o.NewBin != ""):
-		return errors.New("give the old version once: -old REV, or -old-bin FILE with -new-bin FILE")
+		return errors.New("give the old version once: a revision (OldRev), or test binaries (OldBin with NewBin)")
 	case (o.OldBin == "") != (o.NewBin == ""):
-		return errors.New("-old-bin and -new-bin go together")
+		return errors.New("OldBin and NewBin go together")
 	}
 	if err := shard.Validate(o.Shard, o.ShardBasis); err != nil {
 		return err
@@ -184,7 +183,7 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 	if o.Resume != "" {
 		id, err := db.Resolve(o.Resume)
 		if err != nil {
-			return nil, fmt.Errorf("-resume: %v", err)
+			return nil, fmt.Errorf("Resume: %v", err)
 		}
 		s, err = Resume(ctx, c, db, id)
 		return s.profile(ctx, o.Profile, err)

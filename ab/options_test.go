@@ -33,12 +33,12 @@ func TestOptionsCheck(t *testing.T) {
 		{"no old version", func(o *Options) {}, "give the old version once"},
 		{"two old versions", func(o *Options) { o.OldRev, o.OldBin, o.NewBin = "HEAD", "a.test", "b.test" }, "give the old version once"},
 		{"one binary", func(o *Options) { o.OldBin = "a.test" }, "go together"},
-		{"iteration time", func(o *Options) { o.OldRev, o.Iter = "HEAD", 0 }, "-iter"},
-		{"iterations", func(o *Options) { o.OldRev, o.Iterations = "HEAD", 0 }, "-mi"},
-		{"one round", func(o *Options) { o.OldRev, o.MinRounds = "HEAD", 1 }, "-min-rounds"},
-		{"rounds reversed", func(o *Options) { o.OldRev, o.MaxRounds, o.MinRounds = "HEAD", 5, 6 }, "-min-rounds"},
-		{"budget", func(o *Options) { o.OldRev, o.Budget = "HEAD", -time.Second }, "-budget"},
-		{"timeout", func(o *Options) { o.OldRev, o.Timeout = "HEAD", 0 }, "-timeout"},
+		{"iteration time", func(o *Options) { o.OldRev, o.Iter = "HEAD", 0 }, "Iter 0s"},
+		{"iterations", func(o *Options) { o.OldRev, o.Iterations = "HEAD", 0 }, "Iterations 0"},
+		{"one round", func(o *Options) { o.OldRev, o.MinRounds = "HEAD", 1 }, "MinRounds"},
+		{"rounds reversed", func(o *Options) { o.OldRev, o.MaxRounds, o.MinRounds = "HEAD", 5, 6 }, "MinRounds"},
+		{"budget", func(o *Options) { o.OldRev, o.Budget = "HEAD", -time.Second }, "Budget -1s"},
+		{"timeout", func(o *Options) { o.OldRev, o.Timeout = "HEAD", 0 }, "Timeout 0s"},
 	} {
 		o := DefaultOptions
 		tc.set(&o)

@@ -139,23 +139,23 @@ func (c *ParallelConfig) Check() error {
 	}
 	switch {
 	case modes != 1:
-		return errors.New("give the old version once: -old REV, -old-bin FILE (with -new-bin), or -cmd-old CMD (with -cmd-new)")
+		return errors.New("give the old version once: a revision (OldRev), test binaries (OldBin with NewBin), or commands (CmdOld with CmdNew)")
 	case c.OldRev != "" && c.NewRev == "" && !c.AA, c.OldBin != "" && c.NewBin == "" && !c.AA, c.CmdOld != "" && c.CmdNew == "" && !c.AA:
-		return errors.New("the new version is missing: give -new-bin or -cmd-new, or -aa")
+		return errors.New("the new version is missing: give NewBin or CmdNew, or AA")
 	case c.Runs < 2:
-		return fmt.Errorf("-runs %d: want at least 2 (the interval is over runs)", c.Runs)
+		return fmt.Errorf("Runs %d: want at least 2 (the interval is over runs)", c.Runs)
 	case c.Iters < 1 || c.Warmup < 0:
-		return fmt.Errorf("-iters %d -warmup %d: want at least one measured iteration and no negative warm-up", c.Iters, c.Warmup)
+		return fmt.Errorf("Iters %d Warmup %d: want at least one measured iteration and no negative warm-up", c.Iters, c.Warmup)
 	case c.Iter <= 0:
-		return fmt.Errorf("-iter %v: want a positive duration", c.Iter)
+		return fmt.Errorf("Iter %v: want a positive duration", c.Iter)
 	case c.CPUs[0] == c.CPUs[1]:
-		return fmt.Errorf("-cpus %d,%d: want two different CPUs, e.g. 0,1", c.CPUs[0], c.CPUs[1])
+		return fmt.Errorf("CPUs %d,%d: want two different CPUs, e.g. 0,1", c.CPUs[0], c.CPUs[1])
 	case c.MetricRE != nil && c.CmdOld == "":
-		return errors.New("-metric-re applies to -cmd-old and -cmd-new")
+		return errors.New("MetricRE applies to CmdOld and CmdNew")
 	case c.MetricRE != nil && c.MetricRE.NumSubexp() < 1:
-		return fmt.Errorf("-metric-re %q: want a submatch around the number, e.g. 'score: ([0-9.]+)'", c.MetricRE)
+		return fmt.Errorf("MetricRE %q: want a submatch around the number, e.g. 'score: ([0-9.]+)'", c.MetricRE)
 	case c.CmdOld != "" && !c.Shard.Whole():
-		return errors.New("-shard splits benchmarks, not the commands of -cmd-old and -cmd-new")
+		return errors.New("Shard splits benchmarks, not the commands of CmdOld and CmdNew")
 	}
 	return shard.Validate(c.Shard, c.ShardBasis)
 }
@@ -170,11 +170,11 @@ func (c *ParallelConfig) CheckMetric(unit string) error {
 	_, tidy := benchunit.Tidy(1, unit)
 	switch {
 	case tidy == "cpu-sec/op" && (c.OldBin != "" || c.CmdOld != "" || !c.Probe):
-		return errors.New("-metric cpu-sec/op: CPU times need the testing probe, which prebuilt test binaries, commands and -probe=false do not have")
+		return errors.New("Metric cpu-sec/op: CPU times need the testing probe, which prebuilt test binaries, commands and Probe false do not have")
 	case c.CmdOld != "" && c.MetricRE == nil && tidy != "sec/op":
-		return fmt.Errorf("-metric %s: commands are timed, in sec/op; -metric-re takes another value from their output", unit)
+		return fmt.Errorf("Metric %s: commands are timed, in sec/op; MetricRE takes another value from their output", unit)
 	case c.CmdOld == "" && (tidy == "B/op" || tidy == "allocs/op") && !c.Benchmem:
-		return fmt.Errorf("-metric %s: give -benchmem to record it", unit)
+		return fmt.Errorf("Metric %s: give Benchmem to record it", unit)
 	}
 	return nil
 }
@@ -183,7 +183,7 @@ func (c *ParallelConfig) CheckMetric(unit string) error {
 func ParseCPUs(s string) ([2]int, error) {
 	cpus, err := run.ParseCPUList(s)
 	if err != nil || len(cpus) != 2 || cpus[0] == cpus[1] {
-		return [2]int{}, fmt.Errorf("-cpus %q: want two different CPUs, e.g. 0,1", s)
+		return [2]int{}, fmt.Errorf("%q: want two different CPUs, e.g. 0,1", s)
 	}
 	return [2]int{cpus[0], cpus[1]}, nil
 }
@@ -263,7 +263,7 @@ func (r *ParallelResult) Report(opts compare.Options) (res *compare.Result, note
 	}
 	_, unit := benchunit.Tidy(1, opts.Metric)
 	if unit == "cpu-sec/op" && !r.CPUTimes() {
-		return nil, "", errors.New("-metric cpu-sec/op: no CPU times were measured (they need the testing probe; not for prebuilt binaries or commands)")
+		return nil, "", errors.New("cpu-sec/op: no CPU times were measured (they need the testing probe; not for prebuilt binaries or commands)")
 	}
 	if res, err = compare.Compare(r.Old, r.New, opts); err != nil {
 		return nil, "", err
@@ -714,7 +714,7 @@ func (s *ParallelSession) calibrateFor(ctx context.Context, targets []*parallelT
 		}
 	}
 	if !seen[unit] {
-		return fmt.Errorf("-metric %s: no benchmark reports it; they report %v", cfg.Metric, slices.Sorted(maps.Keys(seen)))
+		return fmt.Errorf("%s: no benchmark reports it; they report %v", cfg.Metric, slices.Sorted(maps.Keys(seen)))
 	}
 	return nil
 }

@@ -429,7 +429,7 @@ func TestRunParallelUnknownMetric(t *testing.T) {
 	cfg.Metric = "frobs/op"
 	var log bytes.Buffer
 	res, err := RunParallel(context.Background(), cfg, db, &log)
-	if err == nil || !strings.Contains(err.Error(), "-metric frobs/op: no benchmark reports it") || !strings.Contains(err.Error(), "sec/op") {
+	if err == nil || !strings.Contains(err.Error(), "frobs/op: no benchmark reports it") || !strings.Contains(err.Error(), "sec/op") {
 		t.Fatalf("error %v, want one naming -metric frobs/op and the units reported", err)
 	}
 	if res != nil && res.Pairs != 0 {

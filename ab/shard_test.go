@@ -134,8 +134,8 @@ func TestValidateShard(t *testing.T) {
 	}
 	pc := DefaultParallelConfig
 	pc.CmdOld, pc.CmdNew, pc.Shard = "true", "true", shard.Shard{Index: 1, Count: 2}
-	if err := pc.Check(); err == nil || !strings.Contains(err.Error(), "-shard") {
-		t.Errorf("-shard with commands: %v, want an error naming -shard", err)
+	if err := pc.Check(); err == nil || !strings.HasPrefix(err.Error(), "Shard ") {
+		t.Errorf("a shard of commands: %v, want an error naming Shard", err)
 	}
 }
 

@@ -91,7 +91,7 @@ func setABFlags(fs *flag.FlagSet) func(*env, []string) error {
 			pc, opts, err := abParallel(fs, &o)
 			return duetCmd(e, pc, opts, r, args, err)
 		}
-		ctx, db, wd, platform, stop, err := r.start(e, o.Check(), o.Compare)
+		ctx, db, wd, platform, stop, err := r.start(e, namingFlags(o.Check(), abFlagOf), o.Compare)
 		if err != nil {
 			return err
 		}

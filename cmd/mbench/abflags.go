@@ -125,7 +125,7 @@ func duetFlags(fs *flag.FlagSet, c *ab.ParallelConfig, opts *compare.Options) (p
 	fs.StringVar(&c.Instance, "instance", c.Instance, "`name` of this machine in the stored runs (default: the host name)")
 	return func() (err error) {
 		if c.CPUs, err = ab.ParseCPUs(cpus); err != nil {
-			return err
+			return fmt.Errorf("-cpus %v", err)
 		}
 		if metricRE != "" {
 			if c.MetricRE, err = regexp.Compile(metricRE); err != nil {
@@ -136,6 +136,21 @@ func duetFlags(fs *flag.FlagSet, c *ab.ParallelConfig, opts *compare.Options) (p
 		return nil
 	}
 }
+
+// abFlagOf and duetFlagOf name the flags of ab and duet that set the
+// fields of ab.Options and ab.ParallelConfig their checks name.
+var (
+	abFlagOf = map[string]string{
+		"OldRev": "old", "OldBin": "old-bin", "NewBin": "new-bin", "Iter": "iter", "Iterations": "mi", "Warmup": "wi",
+		"MinOps": "min-ops", "Pairing": "pairing", "MinRounds": "min-rounds", "MaxRounds": "max-rounds",
+		"Budget": "budget", "BenchmarkBudget": "budget-per-benchmark", "Timeout": "timeout", "Resume": "resume",
+	}
+	duetFlagOf = map[string]string{
+		"OldRev": "old", "OldBin": "old-bin", "NewBin": "new-bin", "CmdOld": "cmd-old", "CmdNew": "cmd-new", "AA": "aa",
+		"Runs": "runs", "Iters": "iters", "Warmup": "warmup", "Iter": "iter", "CPUs": "cpus", "MetricRE": "metric-re",
+		"Shard": "shard", "Metric": "metric", "Probe": "probe", "Benchmem": "benchmem",
+	}
+)
 
 // abFields names the field of ab.Options each flag of ab that the
 // parallel mode reads sets (ab.Options.Parallel).

@@ -32,7 +32,7 @@ func setDuetFlags(fs *flag.FlagSet) func(*env, []string) error {
 // -parallel, unless the flags were invalid: a usage error then.
 func duetCmd(e *env, c ab.ParallelConfig, opts compare.Options, r *report, args []string, invalid error) error {
 	c.Metric = opts.Metric
-	ctx, db, wd, platform, stop, err := r.start(e, cmp.Or(invalid, c.Check(), c.CheckMetric(opts.Metric)), opts)
+	ctx, db, wd, platform, stop, err := r.start(e, cmp.Or(invalid, namingFlags(c.Check(), duetFlagOf), namingFlags(c.CheckMetric(opts.Metric), duetFlagOf)), opts)
 	if err != nil {
 		return err
 	}

@@ -208,6 +208,9 @@ var runFlagOf = map[string]string{
 // namingFlags returns err with the fields it names spelled as the flags
 // flagOf says set them.
 func namingFlags(err error, flagOf map[string]string) error {
+	if err == nil {
+		return nil
+	}
 	return errors.New(fieldName.ReplaceAllStringFunc(err.Error(), func(w string) string {
 		if f, ok := flagOf[w]; ok {
 			return "-" + f
