@@ -132,15 +132,3 @@ func TestWriteJSON(t *testing.T) {
 		t.Errorf("without profiles: %s", buf.String())
 	}
 }
-
-func TestProfileFlag(t *testing.T) {
-	var f profileFlag
-	for _, c := range []struct{ in, want string }{{"true", ProfileChanged}, {"all", ProfileAll}, {"changed", ProfileChanged}, {"false", ProfileNone}} {
-		if err := f.Set(c.in); err != nil || string(f) != c.want {
-			t.Errorf("-profile=%s: %q, %v; want %q", c.in, f, err, c.want)
-		}
-	}
-	if err := f.Set("some"); err == nil {
-		t.Error("-profile=some accepted")
-	}
-}

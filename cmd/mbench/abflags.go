@@ -45,8 +45,8 @@ func abFlags(fs *flag.FlagSet, o *ab.Options) {
 	fs.Var((*profileFlag)(&o.Profile.Which), "profile", "after the verdicts, profile the changed benchmarks (-profile=all: every one) and name the functions that changed")
 }
 
-// ProfileFlags defines the flags of `mbench profile` that set o in fs.
-func (o *Options) ProfileFlags(fs *flag.FlagSet) {
+// profileFlags defines the flags of `mbench profile` that set o in fs.
+func profileFlags(fs *flag.FlagSet, o *ab.Options) {
 	c := &o.Config
 	fs.StringVar(&o.OldRev, "old", o.OldRev, "old version: a git `revision`")
 	fs.StringVar(&o.NewRev, "new", o.NewRev, "new version: a git `revision`; . is the working tree")
@@ -74,12 +74,12 @@ func (f *profileFlag) IsBoolFlag() bool { return true }
 
 func (f *profileFlag) Set(s string) error {
 	switch s {
-	case "true", ProfileChanged:
-		*f = ProfileChanged
-	case ProfileAll:
-		*f = ProfileAll
+	case "true", ab.ProfileChanged:
+		*f = ab.ProfileChanged
+	case ab.ProfileAll:
+		*f = ab.ProfileAll
 	case "false", "none":
-		*f = ProfileNone
+		*f = ab.ProfileNone
 	default:
 		return fmt.Errorf("want -profile, -profile=all or -profile=changed, not %q", s)
 	}

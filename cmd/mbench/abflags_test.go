@@ -72,3 +72,16 @@ func TestDuetFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileFlag: -profile alone, =all, =changed and =false.
+func TestProfileFlag(t *testing.T) {
+	var f profileFlag
+	for _, c := range []struct{ in, want string }{{"true", ab.ProfileChanged}, {"all", ab.ProfileAll}, {"changed", ab.ProfileChanged}, {"false", ab.ProfileNone}} {
+		if err := f.Set(c.in); err != nil || string(f) != c.want {
+			t.Errorf("-profile=%s: %q, %v; want %q", c.in, f, err, c.want)
+		}
+	}
+	if err := f.Set("some"); err == nil {
+		t.Error("-profile=some accepted")
+	}
+}

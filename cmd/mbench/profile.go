@@ -16,7 +16,7 @@ func init() {
 		long:      helpText("profile"),
 		setFlags: func(fs *flag.FlagSet) func(*env, []string) error {
 			o := ab.DefaultOptions
-			o.ProfileFlags(fs)
+			profileFlags(fs, &o)
 			format := fs.String("format", "text", "output `format`: text, markdown or json")
 			db := fs.String("db", defaultDB, "result database `path`; the profiles are kept in its directory")
 			return func(e *env, args []string) error {
@@ -24,7 +24,7 @@ func init() {
 					return usagef("-format %q: want text, markdown or json", *format)
 				}
 				if err := o.Check(); err != nil {
-					return usagef("%v", err)
+					return usagef("%v", namingFlags(err, abFlagOf))
 				}
 				ctx, cancel := interruptContext(e.stderr)
 				defer cancel()
