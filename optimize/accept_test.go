@@ -3,6 +3,8 @@ package optimize
 import (
 	"fmt"
 	"testing"
+
+	"github.com/mbench/mbench/bench"
 )
 
 // TestAcceptance runs the whole optimisation on a fixture of 3×5×5 runs:
@@ -24,7 +26,7 @@ import (
 // the search's (Japke et al. 2025 §4.2–4.3 finds RMAD the least accurate metric);
 // the test logs how often it happens instead of asserting it.
 func TestAcceptance(t *testing.T) {
-	full := Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}
+	full := bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}
 	r := newRand(2024)
 	var bs []*Benchmark
 	for k := range 10 {

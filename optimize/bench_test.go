@@ -3,6 +3,8 @@ package optimize
 import (
 	"strconv"
 	"testing"
+
+	"github.com/mbench/mbench/bench"
 )
 
 // The speed requirement: Algorithm 1 on 1,000 benchmarks of a 3×5×5 run
@@ -16,7 +18,7 @@ import (
 // The n=100 variant is the same at a tenth of the size.
 func BenchmarkOptimize(b *testing.B) {
 	for _, n := range []int{100, 1000} {
-		bs := suite(42, n, Levels{SuiteRuns: 3, Forks: 5, Iterations: 5})
+		bs := suite(42, n, bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5})
 		for _, m := range []Metric{RCIWMean, RCIWT, RCIWMedian, CV, RMAD} {
 			b.Run("n="+strconv.Itoa(n)+"/metric="+m.String(), func(b *testing.B) {
 				opts := DefaultOptions

@@ -48,7 +48,7 @@ import (
 // Collect fails if a benchmark has two measurements with the same
 // coordinates, or if full has a negative field. Benchmarks are returned in
 // the order of bench.Key.Compare.
-func Collect(ms []bench.Measurement, unit string, full Levels) ([]*Benchmark, []error, error) {
+func Collect(ms []bench.Measurement, unit string, full bench.Levels) ([]*Benchmark, []error, error) {
 	if full.SuiteRuns < 0 || full.Forks < 0 || full.Iterations < 0 {
 		return nil, nil, fmt.Errorf("collect: levels %v: a level is negative", full)
 	}
@@ -129,7 +129,7 @@ type (
 
 // collectOne lays out one benchmark's measurements on its instances insts;
 // nil when nothing is complete, which a warning says.
-func collectOne(key bench.Key, insts []*instanceRuns, unit string, full Levels) (*Benchmark, []error) {
+func collectOne(key bench.Key, insts []*instanceRuns, unit string, full bench.Levels) (*Benchmark, []error) {
 	slices.SortFunc(insts, func(a, b *instanceRuns) int { return cmp.Compare(a.name, b.name) })
 	want := full
 	for _, in := range insts {
@@ -198,7 +198,7 @@ func collectOne(key bench.Key, insts []*instanceRuns, unit string, full Levels) 
 // layoutInstance returns the values of each complete suite run of one
 // instance in levels want (at most full.SuiteRuns of them when that is
 // set), with warnings that begin with name.
-func layoutInstance(name string, in *instanceRuns, want, full Levels) ([][]float64, []error) {
+func layoutInstance(name string, in *instanceRuns, want, full bench.Levels) ([][]float64, []error) {
 	var warnings []error
 	var out [][]float64
 	var dropped []string
@@ -246,7 +246,7 @@ func layoutInstance(name string, in *instanceRuns, want, full Levels) ([][]float
 
 // incomplete says why a suite run of forks forks (iters(i) measurement
 // iterations in fork i) cannot fill levels want, or "" if it can.
-func incomplete(forks int, want Levels, iters func(i int) int) string {
+func incomplete(forks int, want bench.Levels, iters func(i int) int) string {
 	if forks < want.Forks {
 		return fmt.Sprintf("has %d of %d forks", forks, want.Forks)
 	}

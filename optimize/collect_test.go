@@ -48,7 +48,7 @@ func grid(s, f, n int) [][]int {
 }
 
 // expect returns the values runOf gives for complete levels l.
-func expect(l Levels) []float64 {
+func expect(l bench.Levels) []float64 {
 	var v []float64
 	for s := range l.SuiteRuns {
 		for i := range l.Forks {
@@ -66,14 +66,14 @@ func TestCollect(t *testing.T) {
 	ms := append(runOf(b, "h", 2, grid(3, 2, 4)), runOf(a, "h", 1, grid(2, 3, 5))...)
 	// Input order must not matter.
 	newRand(1).Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
-	bs, warns, err := Collect(ms, "sec/op", Levels{})
+	bs, warns, err := Collect(ms, "sec/op", bench.Levels{})
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("Collect: %v, warnings %v", err, warns)
 	}
 	if len(bs) != 2 || bs[0].Key != a || bs[1].Key != b {
 		t.Fatalf("benchmarks %v", bs)
 	}
-	for k, l := range []Levels{{SuiteRuns: 2, Forks: 3, Iterations: 5}, {SuiteRuns: 3, Forks: 2, Iterations: 4}} {
+	for k, l := range []bench.Levels{{SuiteRuns: 2, Forks: 3, Iterations: 5}, {SuiteRuns: 3, Forks: 2, Iterations: 4}} {
 		if bs[k].Levels != l || !slices.Equal(bs[k].Values, expect(l)) {
 			t.Errorf("%s: levels %v values %v, want %v %v", bs[k].Key, bs[k].Levels, bs[k].Values, l, expect(l))
 		}
@@ -87,17 +87,17 @@ func TestCollectIncomplete(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		iters [][]int
-		full  Levels
-		want  Levels
+		full  bench.Levels
+		want  bench.Levels
 		warn  string // "" for none; "left out" when no benchmark results
 	}{
-		{"complete", grid(3, 2, 4), Levels{}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, ""},
-		{"last suite run short of a fork", [][]int{{4, 4}, {4, 4}, {4}}, Levels{}, Levels{SuiteRuns: 2, Forks: 2, Iterations: 4}, "suite run 3 has 1 of 2 forks"},
-		{"fork cut short", [][]int{{4, 4}, {4, 2}, {4, 4}}, Levels{}, Levels{SuiteRuns: 2, Forks: 2, Iterations: 4}, "suite run 2 has 2 of 4 iterations in its fork 2"},
-		{"levels given", grid(3, 2, 4), Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, ""},
-		{"suite runs missing", [][]int{{4, 4}, {4}}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, Levels{SuiteRuns: 1, Forks: 2, Iterations: 4}, "suite run 2 has 1 of 2 forks, 1 of 3 suite runs missing"},
-		{"more than the levels", grid(4, 3, 5), Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, "the extra ones are ignored"},
-		{"fewer forks than the levels", grid(3, 2, 4), Levels{SuiteRuns: 0, Forks: 3, Iterations: 0}, Levels{}, "left out"},
+		{"complete", grid(3, 2, 4), bench.Levels{}, bench.Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, ""},
+		{"last suite run short of a fork", [][]int{{4, 4}, {4, 4}, {4}}, bench.Levels{}, bench.Levels{SuiteRuns: 2, Forks: 2, Iterations: 4}, "suite run 3 has 1 of 2 forks"},
+		{"fork cut short", [][]int{{4, 4}, {4, 2}, {4, 4}}, bench.Levels{}, bench.Levels{SuiteRuns: 2, Forks: 2, Iterations: 4}, "suite run 2 has 2 of 4 iterations in its fork 2"},
+		{"levels given", grid(3, 2, 4), bench.Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, bench.Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, ""},
+		{"suite runs missing", [][]int{{4, 4}, {4}}, bench.Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 4}, "suite run 2 has 1 of 2 forks, 1 of 3 suite runs missing"},
+		{"more than the levels", grid(4, 3, 5), bench.Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, bench.Levels{SuiteRuns: 3, Forks: 2, Iterations: 4}, "the extra ones are ignored"},
+		{"fewer forks than the levels", grid(3, 2, 4), bench.Levels{SuiteRuns: 0, Forks: 3, Iterations: 0}, bench.Levels{}, "left out"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			bs, warns, err := Collect(runOf(key, "", 0, c.iters), "sec/op", c.full)
@@ -108,7 +108,7 @@ func TestCollectIncomplete(t *testing.T) {
 			if c.warn == "" && len(warns) > 0 || c.warn != "" && (len(warns) != 1 || !strings.Contains(msg, c.warn) || !strings.Contains(msg, "X")) {
 				t.Errorf("warnings %v, want one naming X with %q", warns, c.warn)
 			}
-			if c.want == (Levels{}) {
+			if c.want == (bench.Levels{}) {
 				if len(bs) != 0 {
 					t.Errorf("got %d benchmarks, want none", len(bs))
 				}
@@ -133,11 +133,11 @@ func TestCollectMissingUnit(t *testing.T) {
 	// Suite run 2's last iteration has no sec/op: a hole.
 	last := &ms[len(ms)-1]
 	last.Values = last.Values[1:]
-	bs, warns, err := Collect(ms, "sec/op", Levels{})
-	if err != nil || len(warns) != 1 || len(bs) != 1 || bs[0].Levels != (Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}) {
+	bs, warns, err := Collect(ms, "sec/op", bench.Levels{})
+	if err != nil || len(warns) != 1 || len(bs) != 1 || bs[0].Levels != (bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}) {
 		t.Errorf("Collect: %v, warnings %v, benchmarks %v", err, warns, bs)
 	}
-	bs, warns, _ = Collect(ms, "allocs/op", Levels{})
+	bs, warns, _ = Collect(ms, "allocs/op", bench.Levels{})
 	if len(bs) != 0 || len(warns) != 1 || !strings.Contains(warns[0].Error(), "no measurements in allocs/op") {
 		t.Errorf("unit absent: benchmarks %v, warnings %v", bs, warns)
 	}
@@ -149,12 +149,12 @@ func TestCollectErrors(t *testing.T) {
 	dup = append(dup, dup[2])
 	for name, c := range map[string]struct {
 		ms   []bench.Measurement
-		full Levels
+		full bench.Levels
 		want string
 	}{
-		"duplicate":          {dup, Levels{}, "two measurements at suite run 1, fork 1, iteration 2"},
-		"duplicate instance": {runOf(key, "h", 0, [][]int{{2, 2}, {2, 2}})[:1], Levels{}, ""},
-		"negative":           {dup[:1], Levels{SuiteRuns: -1, Forks: 0, Iterations: 0}, "negative"},
+		"duplicate":          {dup, bench.Levels{}, "two measurements at suite run 1, fork 1, iteration 2"},
+		"duplicate instance": {runOf(key, "h", 0, [][]int{{2, 2}, {2, 2}})[:1], bench.Levels{}, ""},
+		"negative":           {dup[:1], bench.Levels{SuiteRuns: -1, Forks: 0, Iterations: 0}, "negative"},
 	} {
 		if c.want == "" {
 			h := runOf(key, "h", 0, grid(1, 2, 3))
@@ -179,11 +179,11 @@ func TestCollectInstances(t *testing.T) {
 	}
 	ms := append(b, runOf(key, "a", 1, grid(2, 2, 3))...)
 	newRand(2).Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
-	bs, warns, err := Collect(ms, "sec/op", Levels{})
+	bs, warns, err := Collect(ms, "sec/op", bench.Levels{})
 	if err != nil || len(bs) != 1 {
 		t.Fatalf("Collect: %v, %d benchmarks", err, len(bs))
 	}
-	l := Levels{SuiteRuns: 2, Forks: 2, Iterations: 3}
+	l := bench.Levels{SuiteRuns: 2, Forks: 2, Iterations: 3}
 	want := expect(l)
 	for _, v := range expect(l) {
 		want = append(want, v+1000)
@@ -197,7 +197,7 @@ func TestCollectInstances(t *testing.T) {
 
 	// Instance c has no complete suite run: left out, named.
 	ms = append(runOf(key, "a", 0, grid(2, 2, 3)), runOf(key, "c", 0, [][]int{{3}})...)
-	bs, warns, err = Collect(ms, "sec/op", Levels{})
+	bs, warns, err = Collect(ms, "sec/op", bench.Levels{})
 	if err != nil || len(bs) != 1 || bs[0].Instances != 0 || bs[0].Levels != l {
 		t.Fatalf("Collect: %v, benchmarks %v", err, bs)
 	}

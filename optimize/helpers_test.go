@@ -17,7 +17,7 @@ func newRand(seed uint64) *rand.Rand {
 // synth returns a benchmark of levels l whose values are lognormal around
 // level: each fork's level varies by relative spread between, each
 // iteration within its fork by relative spread within.
-func synth(r *rand.Rand, name string, l Levels, level, within, between float64) *Benchmark {
+func synth(r *rand.Rand, name string, l bench.Levels, level, within, between float64) *Benchmark {
 	b := &Benchmark{Key: bench.Key{Package: "example.com/synth", Name: name, Procs: 2}, Levels: l}
 	for range l.SuiteRuns * l.Forks {
 		f := level * math.Exp(between*r.NormFloat64())
@@ -31,7 +31,7 @@ func synth(r *rand.Rand, name string, l Levels, level, within, between float64) 
 // suite returns n synthetic benchmarks of levels l whose noise is spread
 // log-uniformly from 0.05% to 20% — from the quietest Go benchmarks to
 // noisy ones — a fifth of it between forks.
-func suite(seed uint64, n int, l Levels) []*Benchmark {
+func suite(seed uint64, n int, l bench.Levels) []*Benchmark {
 	r := newRand(seed)
 	out := make([]*Benchmark, n)
 	for k := range out {

@@ -12,7 +12,7 @@ import (
 
 // synthInstances returns a benchmark measured on n instances in levels l:
 // instance levels vary by relative spread inst around level, then as synth.
-func synthInstances(r *rand.Rand, name string, n int, l Levels, level, inst, within, between float64) *Benchmark {
+func synthInstances(r *rand.Rand, name string, n int, l bench.Levels, level, inst, within, between float64) *Benchmark {
 	b := &Benchmark{Key: bench.Key{Package: "example.com/synth", Name: name, Procs: 2}, Levels: l, Instances: n}
 	for range n {
 		one := synth(r, name, l, level*math.Exp(inst*r.NormFloat64()), within, between)
@@ -38,7 +38,7 @@ func TestInstancePrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := Levels{SuiteRuns: 1, Forks: 2, Iterations: 2}
+	l := bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 2}
 	if got, want := b.InstancePrefix(nil, 1, l), []float64{0, 1, 10, 11}; !equal(got, want) {
 		t.Errorf("InstancePrefix(1, %v) = %v, want %v", l, got, want)
 	}
@@ -69,7 +69,7 @@ func equal(a, b []float64) bool {
 // make the mean stable at 1%; by 5%, no configuration is stable and the
 // plan keeps every instance.
 func TestOptimizeInstances(t *testing.T) {
-	l := Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}
+	l := bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}
 	opts := DefaultOptions
 	opts.Bootstrap.Replicates = 2000
 	for _, c := range []struct {
@@ -130,7 +130,7 @@ func TestOptimizeInstances(t *testing.T) {
 // TestSearchMatchesExhaustiveInstances: with instances as a level the
 // search still gives the exhaustive answer.
 func TestSearchMatchesExhaustiveInstances(t *testing.T) {
-	l := Levels{SuiteRuns: 2, Forks: 3, Iterations: 3}
+	l := bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 3}
 	opts := DefaultOptions
 	opts.Bootstrap.Replicates = 500
 	for _, m := range []Metric{RCIWMean, RCIWMedian, RCIWT, CV} {
@@ -153,9 +153,9 @@ func TestSearchMatchesExhaustiveInstances(t *testing.T) {
 // benchmark that needs more than one, and a plan without the field reads as
 // one instance.
 func TestPlanInstancesFormat(t *testing.T) {
-	p := &Plan{Levels: Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, Metric: RCIWMean, Threshold: 0.01,
+	p := &Plan{Levels: bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, Metric: RCIWMean, Threshold: 0.01,
 		Bootstrap: DefaultOptions.Bootstrap, Seed: 1,
-		Benchmarks: []PlanBenchmark{{Key: bench.Key{Package: "p", Name: "A", Procs: 2}, Levels: Levels{SuiteRuns: 1, Forks: 3, Iterations: 2}, Metric: 0.005, Stable: true}}}
+		Benchmarks: []PlanBenchmark{{Key: bench.Key{Package: "p", Name: "A", Procs: 2}, Levels: bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 2}, Metric: 0.005, Stable: true}}}
 	var one bytes.Buffer
 	if err := WritePlan(&one, p); err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestPlanInstancesFormat(t *testing.T) {
 // one instance is compared on the first; a plan on more instances than a
 // version has is not compared.
 func TestReplayInstances(t *testing.T) {
-	l := Levels{SuiteRuns: 2, Forks: 5, Iterations: 5}
+	l := bench.Levels{SuiteRuns: 2, Forks: 5, Iterations: 5}
 	r := newRand(8)
 	version := func(label string, level float64) Version {
 		b := synthInstances(r, "X", 2, l, level, 0, 0.01, 0.002)

@@ -8,7 +8,7 @@ import (
 
 // The JSON forms of reports, which docs/formats.md specifies.
 
-func levelsOf(l Levels) levelsJSON { return levelsWith(1, l) }
+func levelsOf(l bench.Levels) levelsJSON { return levelsWith(1, l) }
 
 type choiceJSON struct {
 	Levels levelsJSON   `json:"levels"`

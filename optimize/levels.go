@@ -10,10 +10,6 @@ import (
 	"github.com/mbench/mbench/bench"
 )
 
-// Levels is the model's configuration in Japke et al. 2025's levels (see
-// bench.Levels): a configuration Optimize considers, chooses and plans.
-type Levels = bench.Levels
-
 // MinMeasurements is the fewest measurements a configuration must have to be
 // considered: Algorithm 1 line 8 of Japke et al. 2025 ("numberOfRepetitions(e) ≥ 3"),
 // because variance-based metrics need a few values. The authors' code counts
@@ -26,19 +22,19 @@ const MinMeasurements = 3
 // cheapest first; configurations of equal cost
 // are in lexicographic order of (SuiteRuns, Forks, Iterations), the order in
 // which the authors' code enumerates them and so breaks exact ties.
-func candidates(full Levels, minForks int) []Levels {
+func candidates(full bench.Levels, minForks int) []bench.Levels {
 	minForks = min(minForks, full.SuiteRuns*full.Forks)
-	var out []Levels
+	var out []bench.Levels
 	for s := 1; s <= full.SuiteRuns; s++ {
 		for i := 1; i <= full.Forks; i++ {
 			for d := 1; d <= full.Iterations; d++ {
-				if l := (Levels{SuiteRuns: s, Forks: i, Iterations: d}); l.Total() >= MinMeasurements && s*i >= minForks {
+				if l := (bench.Levels{SuiteRuns: s, Forks: i, Iterations: d}); l.Total() >= MinMeasurements && s*i >= minForks {
 					out = append(out, l)
 				}
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Levels) int { return cmp.Compare(a.Total(), b.Total()) })
+	slices.SortStableFunc(out, func(a, b bench.Levels) int { return cmp.Compare(a.Total(), b.Total()) })
 	return out
 }
 
@@ -48,7 +44,7 @@ func candidates(full Levels, minForks int) []Levels {
 // runs. For the paper's (3, 5, 5) that is (1, 3, 1), the configuration the
 // authors' code hard-codes: three processes, one iteration each. Without
 // candidates it is full.
-func minimum(full Levels) Levels {
+func minimum(full bench.Levels) bench.Levels {
 	cs := candidates(full, 0)
 	if len(cs) == 0 {
 		return full
@@ -75,7 +71,7 @@ func minimum(full Levels) Levels {
 // on the first n instances (InstancePrefix).
 type Benchmark struct {
 	Key    bench.Key
-	Levels Levels
+	Levels bench.Levels
 	// Instances is the number of instances (machines) the benchmark was
 	// measured on, each in Levels; 0 means 1.
 	Instances int
@@ -97,7 +93,7 @@ func NewInstancesBenchmark(key bench.Key, values [][][][]float64) (*Benchmark, e
 	if len(values) == 0 || len(values[0]) == 0 || len(values[0][0]) == 0 || len(values[0][0][0]) == 0 {
 		return nil, fmt.Errorf("benchmark %s: no values", key)
 	}
-	l := Levels{SuiteRuns: len(values[0]), Forks: len(values[0][0]), Iterations: len(values[0][0][0])}
+	l := bench.Levels{SuiteRuns: len(values[0]), Forks: len(values[0][0]), Iterations: len(values[0][0][0])}
 	b := &Benchmark{Key: key, Levels: l, Instances: len(values), Values: make([]float64, 0, len(values)*l.Total())}
 	for k, runs := range values {
 		where := ""
@@ -158,14 +154,14 @@ func (b *Benchmark) validate() error {
 // instance, instance after instance, suite run after suite run, fork after
 // fork, and returns it: InstancePrefix of all instances. It panics if l is
 // not Within b.Levels.
-func (b *Benchmark) Prefix(dst []float64, l Levels) []float64 {
+func (b *Benchmark) Prefix(dst []float64, l bench.Levels) []float64 {
 	return b.InstancePrefix(dst, b.instances(), l)
 }
 
 // InstancePrefix appends to dst[:0] the measurements configuration l keeps
 // on the first n instances and returns it. It panics if l is not Within
 // b.Levels or n is not between 1 and the number of instances.
-func (b *Benchmark) InstancePrefix(dst []float64, n int, l Levels) []float64 {
+func (b *Benchmark) InstancePrefix(dst []float64, n int, l bench.Levels) []float64 {
 	dst = dst[:0]
 	b.eachFork(n, l, func(_ int, fork []float64) { dst = append(dst, fork...) })
 	return dst
@@ -174,7 +170,7 @@ func (b *Benchmark) InstancePrefix(dst []float64, n int, l Levels) []float64 {
 // eachFork calls yield with the instance and the measurements of each fork
 // configuration l keeps on the first n instances, in the order of the
 // layout. It panics as InstancePrefix does.
-func (b *Benchmark) eachFork(n int, l Levels, yield func(k int, fork []float64)) {
+func (b *Benchmark) eachFork(n int, l bench.Levels, yield func(k int, fork []float64)) {
 	if !l.Within(b.Levels) || l.Validate() != nil || n < 1 || n > b.instances() {
 		panic(fmt.Sprintf("optimize: %d instances of levels %v outside %d of %v", n, l, b.instances(), b.Levels))
 	}
@@ -192,7 +188,7 @@ func (b *Benchmark) eachFork(n int, l Levels, yield func(k int, fork []float64))
 
 // instanceForks returns the measurements configuration l keeps on the first
 // n instances, by instance, then fork: the layout of stats.Bootstrap.Nested.
-func (b *Benchmark) instanceForks(n int, l Levels) [][][]float64 {
+func (b *Benchmark) instanceForks(n int, l bench.Levels) [][][]float64 {
 	out := make([][][]float64, n)
 	b.eachFork(n, l, func(k int, fork []float64) { out[k] = append(out[k], fork) })
 	return out
@@ -202,7 +198,7 @@ func (b *Benchmark) instanceForks(n int, l Levels) [][][]float64 {
 // measurements configuration l keeps there as one group: the layout of
 // stats.NewNestedSample for resampling instances and then measurements
 // within each, pooled as Japke et al. 2025 pool them.
-func (b *Benchmark) instanceData(l Levels) [][][]float64 {
+func (b *Benchmark) instanceData(l bench.Levels) [][][]float64 {
 	out := make([][][]float64, b.instances())
 	b.eachFork(len(out), l, func(k int, fork []float64) {
 		if out[k] == nil {

@@ -10,13 +10,13 @@ import (
 )
 
 func TestCandidates(t *testing.T) {
-	cs := candidates(Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, 0)
+	cs := candidates(bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, 0)
 	// 75 configurations less the four with fewer than 3 measurements:
 	// (1,1,1), (1,1,2), (1,2,1), (2,1,1).
 	if len(cs) != 71 {
 		t.Fatalf("%d candidates of 3,5,5, want 71", len(cs))
 	}
-	if want := []Levels{{SuiteRuns: 1, Forks: 1, Iterations: 3}, {SuiteRuns: 1, Forks: 3, Iterations: 1}, {SuiteRuns: 3, Forks: 1, Iterations: 1}, {SuiteRuns: 1, Forks: 1, Iterations: 4}}; !slices.Equal(cs[:4], want) {
+	if want := []bench.Levels{{SuiteRuns: 1, Forks: 1, Iterations: 3}, {SuiteRuns: 1, Forks: 3, Iterations: 1}, {SuiteRuns: 3, Forks: 1, Iterations: 1}, {SuiteRuns: 1, Forks: 1, Iterations: 4}}; !slices.Equal(cs[:4], want) {
 		t.Errorf("cheapest candidates %v, want %v", cs[:4], want)
 	}
 	for k := 1; k < len(cs); k++ {
@@ -26,30 +26,30 @@ func TestCandidates(t *testing.T) {
 			t.Errorf("candidate %v before %v", a, b)
 		}
 	}
-	if cs[len(cs)-1] != (Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}) {
+	if cs[len(cs)-1] != (bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}) {
 		t.Errorf("last candidate %v, want the full configuration", cs[len(cs)-1])
 	}
-	if cs := candidates(Levels{SuiteRuns: 1, Forks: 1, Iterations: 2}, 0); len(cs) != 0 {
+	if cs := candidates(bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 2}, 0); len(cs) != 0 {
 		t.Errorf("candidates of 1,1,2: %v, want none", cs)
 	}
 	// At least 3 processes: s·i ≥ 3, as the authors' code counts.
-	cs = candidates(Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, 3)
+	cs = candidates(bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, 3)
 	for _, c := range cs {
 		if c.SuiteRuns*c.Forks < 3 {
 			t.Errorf("candidate %v has fewer than 3 processes", c)
 		}
 	}
-	if want := []Levels{{SuiteRuns: 1, Forks: 3, Iterations: 1}, {SuiteRuns: 3, Forks: 1, Iterations: 1}, {SuiteRuns: 1, Forks: 4, Iterations: 1}}; !slices.Equal(cs[:3], want) {
+	if want := []bench.Levels{{SuiteRuns: 1, Forks: 3, Iterations: 1}, {SuiteRuns: 3, Forks: 1, Iterations: 1}, {SuiteRuns: 1, Forks: 4, Iterations: 1}}; !slices.Equal(cs[:3], want) {
 		t.Errorf("cheapest candidates with 3 processes %v, want %v", cs[:3], want)
 	}
 	// A full run with fewer processes than asked for: its own.
-	if cs := candidates(Levels{SuiteRuns: 1, Forks: 2, Iterations: 5}, 3); len(cs) == 0 || cs[len(cs)-1] != (Levels{SuiteRuns: 1, Forks: 2, Iterations: 5}) || cs[0].Forks != 2 {
+	if cs := candidates(bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 5}, 3); len(cs) == 0 || cs[len(cs)-1] != (bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 5}) || cs[0].Forks != 2 {
 		t.Errorf("candidates of 1,2,5 with 3 processes: %v, want those with 2", cs)
 	}
 }
 
 func TestMinimum(t *testing.T) {
-	for full, want := range map[Levels]Levels{
+	for full, want := range map[bench.Levels]bench.Levels{
 		{SuiteRuns: 3, Forks: 5, Iterations: 5}: {SuiteRuns: 1, Forks: 3, Iterations: 1}, // the authors' code's (1, 3, 1)
 		{SuiteRuns: 1, Forks: 1, Iterations: 5}: {SuiteRuns: 1, Forks: 1, Iterations: 3},
 		{SuiteRuns: 3, Forks: 1, Iterations: 1}: {SuiteRuns: 3, Forks: 1, Iterations: 1},
@@ -64,14 +64,14 @@ func TestMinimum(t *testing.T) {
 }
 
 func TestLevels(t *testing.T) {
-	l := Levels{SuiteRuns: 3, Forks: 5, Iterations: 2}
+	l := bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 2}
 	if l.Total() != 30 || l.String() != "3,5,2" || l.Validate() != nil {
 		t.Errorf("%v: total %d, string %q, validate %v", l, l.Total(), l.String(), l.Validate())
 	}
-	if (Levels{SuiteRuns: 1, Forks: 0, Iterations: 1}).Validate() == nil {
+	if (bench.Levels{SuiteRuns: 1, Forks: 0, Iterations: 1}).Validate() == nil {
 		t.Error("a zero level validated")
 	}
-	if !(Levels{SuiteRuns: 3, Forks: 1, Iterations: 2}).Within(l) || (Levels{SuiteRuns: 1, Forks: 6, Iterations: 1}).Within(l) {
+	if !(bench.Levels{SuiteRuns: 3, Forks: 1, Iterations: 2}).Within(l) || (bench.Levels{SuiteRuns: 1, Forks: 6, Iterations: 1}).Within(l) {
 		t.Error("Within is wrong")
 	}
 }
@@ -93,10 +93,10 @@ func TestPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Levels != (Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) {
+	if b.Levels != (bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) {
 		t.Fatalf("levels %v", b.Levels)
 	}
-	got := b.Prefix(nil, Levels{SuiteRuns: 2, Forks: 2, Iterations: 3})
+	got := b.Prefix(nil, bench.Levels{SuiteRuns: 2, Forks: 2, Iterations: 3})
 	want := []float64{0, 1, 2, 10, 11, 12, 100, 101, 102, 110, 111, 112}
 	if !slices.Equal(got, want) {
 		t.Errorf("prefix 2,2,3 = %v, want %v", got, want)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/stats"
 )
 
@@ -115,7 +116,7 @@ func TestMetricNormalTheory(t *testing.T) {
 // TestMetricSeeded checks that a seed reproduces a bootstrap metric and
 // another seed changes it.
 func TestMetricSeeded(t *testing.T) {
-	x := synth(newRand(2), "x", Levels{SuiteRuns: 1, Forks: 1, Iterations: 30}, 100, 0.02, 0).Values
+	x := synth(newRand(2), "x", bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 30}, 100, 0.02, 0).Values
 	for _, m := range []Metric{RCIWMean, RCIWT, RCIWMedian} {
 		e := newEvaluator(m, stats.Bootstrap{Level: 0.99, Replicates: 1000})
 		a, _ := e.value(x, math.NaN(), 1, 1)

@@ -105,7 +105,7 @@ func checkBootstrap(b stats.Bootstrap) error {
 
 // A Choice is one configuration of a benchmark and what it gives.
 type Choice struct {
-	Levels Levels
+	Levels bench.Levels
 	// Instances is the number of instances the configuration measures on,
 	// each in Levels: the first Instances of the benchmark's. It is 0 for a
 	// benchmark measured on one instance.
@@ -166,7 +166,7 @@ type Report struct {
 	// Levels is the full run's configuration: the largest levels among
 	// the benchmarks (a benchmark of an interrupted run may have fewer
 	// suite runs).
-	Levels Levels
+	Levels bench.Levels
 	// Instances is the most instances any benchmark was measured on; 0
 	// when every benchmark was measured on one.
 	Instances int
@@ -218,7 +218,7 @@ func Optimize(bs []*Benchmark, opts Options) (*Report, error) {
 	}
 	parallel(len(bs), opts.Workers, func() func(int) {
 		e := newEvaluator(opts.Metric, opts.Bootstrap)
-		cands := map[Levels][]Levels{}
+		cands := map[bench.Levels][]bench.Levels{}
 		return func(k int) {
 			b := bs[k]
 			cs, ok := cands[b.Levels]
@@ -271,7 +271,7 @@ const (
 // A config is a configuration on a number of instances.
 type config struct {
 	n int // instances
-	l Levels
+	l bench.Levels
 }
 
 // cost returns the configuration's measurement iterations, n·s·i·d.
@@ -284,7 +284,7 @@ func (c Choice) cost() int { return max(1, c.Instances) * c.Levels.Total() }
 // instances: every candidate of cs on 1 instance, then on 2, and so on to
 // n, each in the order of cs (cheapest first). For one instance they are
 // cs.
-func configs(cs []Levels, n int) []config {
+func configs(cs []bench.Levels, n int) []config {
 	out := make([]config, 0, n*len(cs))
 	for k := 1; k <= n; k++ {
 		for _, l := range cs {
@@ -320,7 +320,7 @@ func before(a config, ma float64, b config, mb float64) bool {
 // instances that have one, since every instance is a machine of its own,
 // with a build, warm-up and process start-up that a cost in measurement
 // iterations does not count.
-func optimizeOne(e *evaluator, b *Benchmark, cs []Levels, opts *Options, exhaustive bool) Result {
+func optimizeOne(e *evaluator, b *Benchmark, cs []bench.Levels, opts *Options, exhaustive bool) Result {
 	kh := keyHash(b.Key)
 	stat := opts.Metric.Stat()
 	thr := opts.Threshold
@@ -395,7 +395,7 @@ func optimizeOne(e *evaluator, b *Benchmark, cs []Levels, opts *Options, exhaust
 		res.Minimum = choice(minC, m)
 		randC := full
 		if len(cfgs) > 0 {
-			s1, s2 := stream(opts.Seed, kh, streamRandomBaseline, 0, Levels{})
+			s1, s2 := stream(opts.Seed, kh, streamRandomBaseline, 0, bench.Levels{})
 			e.pcg.Seed(s1, s2)
 			randC = cfgs[e.rng.IntN(len(cfgs))]
 		}
@@ -477,7 +477,7 @@ func keyHash(k bench.Key) uint64 {
 
 // stream returns the PCG seed of one use of the generator: the benchmark
 // (kh), the purpose, the version (Replay only) and the configuration.
-func stream(seed, kh, purpose uint64, version int, l Levels) (uint64, uint64) {
+func stream(seed, kh, purpose uint64, version int, l bench.Levels) (uint64, uint64) {
 	h := kh
 	for _, v := range [...]uint64{purpose, uint64(version), uint64(l.SuiteRuns), uint64(l.Forks), uint64(l.Iterations)} {
 		h = mix(h ^ mix(v))

@@ -36,7 +36,7 @@ func TestOptimizeKnown(t *testing.T) {
 		name      string
 		b         *Benchmark
 		threshold float64
-		want      Levels
+		want      bench.Levels
 		stable    bool
 		metric    float64
 	}{
@@ -46,13 +46,13 @@ func TestOptimizeKnown(t *testing.T) {
 			// so their metrics tie exactly: the first in (s,i,d) order wins.
 			name:      "cheapest stable, exact tie",
 			b:         oneSuiteRun(t, "Outlier", []float64{105, 100, 100}, []float64{100, 100, 100}, []float64{100, 100, 100}),
-			threshold: 0.021, want: Levels{SuiteRuns: 1, Forks: 2, Iterations: 3}, stable: true, metric: cvOf(6),
+			threshold: 0.021, want: bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 3}, stable: true, metric: cvOf(6),
 		},
 		{
 			// Threshold exactly the metric of n = 4: stable means ≤.
 			name:      "metric equal to the threshold",
 			b:         oneSuiteRun(t, "Outlier", []float64{105, 100, 100}, []float64{100, 100, 100}, []float64{100, 100, 100}),
-			threshold: stats.CV([]float64{105, 100, 100, 100}), want: Levels{SuiteRuns: 1, Forks: 2, Iterations: 2}, stable: true, metric: cvOf(4),
+			threshold: stats.CV([]float64{105, 100, 100, 100}), want: bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 2}, stable: true, metric: cvOf(4),
 		},
 		{
 			// Both cost-3 configurations are stable; (1,3,1)'s values
@@ -61,17 +61,17 @@ func TestOptimizeKnown(t *testing.T) {
 			// order.
 			name:      "tie in cost, lower metric",
 			b:         oneSuiteRun(t, "Drift", []float64{100, 100.4, 100.8}, []float64{100.2, 100, 100}, []float64{100.4, 100, 100}),
-			threshold: 0.01, want: Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}, stable: true, metric: stats.CV([]float64{100, 100.2, 100.4}),
+			threshold: 0.01, want: bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}, stable: true, metric: stats.CV([]float64{100, 100.2, 100.4}),
 		},
 		{
 			name:      "nothing stable",
 			b:         oneSuiteRun(t, "Noisy", []float64{105, 100, 100}, []float64{100, 100, 100}, []float64{100, 100, 100}),
-			threshold: 0.015, want: Levels{SuiteRuns: 1, Forks: 3, Iterations: 3}, stable: false, metric: cvOf(9),
+			threshold: 0.015, want: bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 3}, stable: false, metric: cvOf(9),
 		},
 		{
 			name:      "too few measurements",
 			b:         oneSuiteRun(t, "Two", []float64{100, 100}),
-			threshold: 0.01, want: Levels{SuiteRuns: 1, Forks: 1, Iterations: 2}, stable: false, metric: 0,
+			threshold: 0.01, want: bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 2}, stable: false, metric: 0,
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,14 +116,14 @@ func TestOptimizeBaselines(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := rep.Results[0].Minimum
-	if m.Levels != (Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}) || m.Result != stats.Mean([]float64{110, 100, 100}) || m.Metric != stats.CV([]float64{110, 100, 100}) || m.Stable {
+	if m.Levels != (bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}) || m.Result != stats.Mean([]float64{110, 100, 100}) || m.Metric != stats.CV([]float64{110, 100, 100}) || m.Stable {
 		t.Errorf("minimum %+v", m)
 	}
 	r := rep.Results[0].Random
 	if !slices.Contains(candidates(b.Levels, 0), r.Levels) {
 		t.Errorf("random %v is not a candidate", r.Levels)
 	}
-	seen := map[Levels]bool{}
+	seen := map[bench.Levels]bool{}
 	for seed := range uint64(40) {
 		opts.Seed = seed
 		a, _ := Optimize([]*Benchmark{b}, opts)
@@ -150,7 +150,7 @@ func TestOptimizeBaselines(t *testing.T) {
 func TestSearchMatchesExhaustive(t *testing.T) {
 	r := newRand(11)
 	var bs []*Benchmark
-	for _, l := range []Levels{{SuiteRuns: 3, Forks: 5, Iterations: 5}, {SuiteRuns: 2, Forks: 3, Iterations: 4}, {SuiteRuns: 1, Forks: 1, Iterations: 9}, {SuiteRuns: 1, Forks: 4, Iterations: 1}, {SuiteRuns: 4, Forks: 1, Iterations: 1}, {SuiteRuns: 1, Forks: 1, Iterations: 2}} {
+	for _, l := range []bench.Levels{{SuiteRuns: 3, Forks: 5, Iterations: 5}, {SuiteRuns: 2, Forks: 3, Iterations: 4}, {SuiteRuns: 1, Forks: 1, Iterations: 9}, {SuiteRuns: 1, Forks: 4, Iterations: 1}, {SuiteRuns: 4, Forks: 1, Iterations: 1}, {SuiteRuns: 1, Forks: 1, Iterations: 2}} {
 		for _, cv := range []float64{0.0005, 0.003, 0.01, 0.03, 0.2} {
 			for _, between := range []float64{0, 0.5} {
 				bs = append(bs, synth(r, fmt.Sprintf("%v/%v/%v", l, cv, between), l, 1e-6, cv, cv*between))
@@ -171,7 +171,7 @@ func TestSearchMatchesExhaustive(t *testing.T) {
 				opts.Metric, opts.Threshold, opts.Bootstrap.Replicates = m, thr, reps
 				var searched, exhaustive, proven int
 				for _, b := range bs {
-					if reps > 400 && b.Levels != (Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}) {
+					if reps > 400 && b.Levels != (bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}) {
 						continue
 					}
 					cs := candidates(b.Levels, 0)
@@ -206,7 +206,7 @@ func sameResult(a, b Result) bool {
 // TestOptimizeDeterministic checks that results depend neither on the
 // number of workers nor on the order of the benchmarks.
 func TestOptimizeDeterministic(t *testing.T) {
-	bs := suite(5, 24, Levels{SuiteRuns: 3, Forks: 5, Iterations: 5})
+	bs := suite(5, 24, bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5})
 	opts := DefaultOptions
 	opts.Bootstrap.Replicates = 1000
 	opts.Workers = 1
@@ -233,7 +233,7 @@ func TestOptimizeDeterministic(t *testing.T) {
 
 func TestOptimizeErrors(t *testing.T) {
 	good := oneSuiteRun(t, "X", []float64{1, 2, 3})
-	bad := &Benchmark{Key: bench.Key{Name: "Short"}, Levels: Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}, Values: []float64{1, 2}}
+	bad := &Benchmark{Key: bench.Key{Name: "Short"}, Levels: bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}, Values: []float64{1, 2}}
 	for name, c := range map[string]struct {
 		bs   []*Benchmark
 		edit func(*Options)
@@ -274,7 +274,7 @@ func TestOptimizeErrors(t *testing.T) {
 // TestNewPlan checks that a report's plan carries its settings and every
 // benchmark's choice, and validates.
 func TestNewPlan(t *testing.T) {
-	bs := suite(3, 6, Levels{SuiteRuns: 2, Forks: 3, Iterations: 4})
+	bs := suite(3, 6, bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 4})
 	opts := DefaultOptions
 	opts.Bootstrap.Replicates = 500
 	opts.IterTime = 50 * time.Millisecond
@@ -286,7 +286,7 @@ func TestNewPlan(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if p.Levels != (Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) || p.IterTime != opts.IterTime || p.Metric != opts.Metric || p.Seed != opts.Seed || p.Bootstrap != opts.Bootstrap || len(p.Benchmarks) != len(bs) {
+	if p.Levels != (bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) || p.IterTime != opts.IterTime || p.Metric != opts.Metric || p.Seed != opts.Seed || p.Bootstrap != opts.Bootstrap || len(p.Benchmarks) != len(bs) {
 		t.Errorf("plan settings %+v", p)
 	}
 	for k, b := range p.Benchmarks {

@@ -25,7 +25,7 @@ const PlanFormat = "mbench-plan/v1"
 // docs/formats.md ("mbench plan").
 type Plan struct {
 	// Levels is the full run's configuration; every benchmark's is within it.
-	Levels Levels
+	Levels bench.Levels
 	// IterTime is the full run's iteration time; a run following the plan
 	// must use the same, since the plan counts iterations of that length.
 	IterTime  time.Duration
@@ -47,7 +47,7 @@ type Plan struct {
 // A PlanBenchmark is one benchmark's configuration in a Plan.
 type PlanBenchmark struct {
 	Key    bench.Key
-	Levels Levels
+	Levels bench.Levels
 	// Instances is the number of instances to measure the benchmark on,
 	// each in Levels; 0 means 1.
 	Instances int
@@ -199,7 +199,7 @@ func multi(n int) int {
 }
 
 // levelsWith returns the JSON form of l on n instances.
-func levelsWith(n int, l Levels) levelsJSON {
+func levelsWith(n int, l bench.Levels) levelsJSON {
 	return levelsJSON{multi(n), l.SuiteRuns, l.Forks, l.Iterations}
 }
 
@@ -317,7 +317,7 @@ func readPlan(r io.Reader) (*Plan, error) {
 		return nil, errors.New(`no "iter_time"`)
 	}
 	p := &Plan{
-		Levels:    Levels{SuiteRuns: pj.Levels.S, Forks: pj.Levels.I, Iterations: pj.Levels.D},
+		Levels:    bench.Levels{SuiteRuns: pj.Levels.S, Forks: pj.Levels.I, Iterations: pj.Levels.D},
 		Threshold: pj.Threshold,
 		Bootstrap: stats.Bootstrap{Level: pj.Bootstrap.Level, Replicates: pj.Bootstrap.Replicates},
 		Seed:      pj.Seed,
@@ -340,7 +340,7 @@ func readPlan(r io.Reader) (*Plan, error) {
 		}
 		b := PlanBenchmark{
 			Key:       bench.Key{Package: bj.Pkg, Name: bj.Name, Procs: bj.Procs},
-			Levels:    Levels{SuiteRuns: bj.S, Forks: bj.I, Iterations: bj.D},
+			Levels:    bench.Levels{SuiteRuns: bj.S, Forks: bj.I, Iterations: bj.D},
 			Instances: bj.Instances,
 			Metric:    math.NaN(),
 			Stable:    bj.Stable,

@@ -15,15 +15,15 @@ import (
 
 func testPlan() *Plan {
 	return &Plan{
-		Levels:    Levels{SuiteRuns: 3, Forks: 5, Iterations: 5},
+		Levels:    bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5},
 		IterTime:  50 * time.Millisecond,
 		Metric:    RCIWMean,
 		Threshold: 0.01,
 		Bootstrap: stats.DefaultBootstrap,
 		Seed:      1 << 60,
 		Benchmarks: []PlanBenchmark{
-			{Key: bench.Key{Package: "example.com/demo", Name: "Parse/large", Procs: 2}, Levels: Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}, Metric: 0.0071234567890123, Stable: true},
-			{Key: bench.Key{Name: "Noisy"}, Levels: Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, Metric: math.NaN(), Stable: false},
+			{Key: bench.Key{Package: "example.com/demo", Name: "Parse/large", Procs: 2}, Levels: bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}, Metric: 0.0071234567890123, Stable: true},
+			{Key: bench.Key{Name: "Noisy"}, Levels: bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}, Metric: math.NaN(), Stable: false},
 		},
 	}
 }
@@ -86,7 +86,7 @@ func TestPlanFile(t *testing.T) {
 	if !samePlan(got, p) {
 		t.Errorf("read back %+v, want %+v", got, p)
 	}
-	if b, ok := got.Lookup(bench.Key{Name: "Noisy"}); !ok || b.Levels != (Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}) {
+	if b, ok := got.Lookup(bench.Key{Name: "Noisy"}); !ok || b.Levels != (bench.Levels{SuiteRuns: 3, Forks: 5, Iterations: 5}) {
 		t.Errorf("Lookup(Noisy) = %+v, %v", b, ok)
 	}
 	if _, ok := got.Lookup(bench.Key{Name: "Noisy", Procs: 2}); ok {
@@ -202,7 +202,7 @@ func TestPlanDocExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Benchmarks) != 2 || p.Benchmarks[0].Levels != (Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}) || p.IterTime != 50*time.Millisecond {
+	if len(p.Benchmarks) != 2 || p.Benchmarks[0].Levels != (bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}) || p.IterTime != 50*time.Millisecond {
 		t.Errorf("example read as %+v", p)
 	}
 }

@@ -134,7 +134,7 @@ type Comparison struct {
 	Key bench.Key
 	// Levels is the plan's configuration of the benchmark, on Instances
 	// instances (0 for a plan of one).
-	Levels     Levels
+	Levels     bench.Levels
 	Instances  int
 	Full, Plan Detection
 }

@@ -15,7 +15,7 @@ import (
 // the first n iterations of fork 0 (the prefix of plan 1,1,3), which are at
 // first; every value jitters by ±0.2% so that intervals have a width.
 func level(name string, forks, iters int, v, first float64, n int) *Benchmark {
-	b := &Benchmark{Key: bench.Key{Package: "p", Name: name}, Levels: Levels{SuiteRuns: 1, Forks: forks, Iterations: iters}}
+	b := &Benchmark{Key: bench.Key{Package: "p", Name: name}, Levels: bench.Levels{SuiteRuns: 1, Forks: forks, Iterations: iters}}
 	for k := range forks * iters {
 		x := v
 		if k < n {
@@ -59,9 +59,9 @@ func TestReplayKnown(t *testing.T) {
 		v2.Benchmarks = append(v2.Benchmarks, level(c.name, 3, 5, c.v2, c.v2pref, 3))
 	}
 	v3 := Version{Label: "v3", Benchmarks: append(slices.Clone(v2.Benchmarks[1:]), level("Extra", 3, 5, 100, 100, 3))}
-	plan := &Plan{Levels: Levels{SuiteRuns: 1, Forks: 3, Iterations: 5}, Metric: RCIWMean, Threshold: 0.01, Bootstrap: stats.DefaultBootstrap}
+	plan := &Plan{Levels: bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 5}, Metric: RCIWMean, Threshold: 0.01, Bootstrap: stats.DefaultBootstrap}
 	for _, b := range v1.Benchmarks {
-		plan.Benchmarks = append(plan.Benchmarks, PlanBenchmark{Key: b.Key, Levels: Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}, Stable: true})
+		plan.Benchmarks = append(plan.Benchmarks, PlanBenchmark{Key: b.Key, Levels: bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}, Stable: true})
 	}
 
 	rep, warns, err := Replay([]Version{v1, v2, v3}, plan, DefaultReplayOptions)
@@ -91,7 +91,7 @@ func TestReplayKnown(t *testing.T) {
 	}
 	for _, c := range p.Comparisons {
 		w := want[c.Key.Name]
-		if c.Full.Direction != w.full || c.Plan.Direction != w.plan || c.Outcome() != w.outcome || c.Levels != (Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}) {
+		if c.Full.Direction != w.full || c.Plan.Direction != w.plan || c.Outcome() != w.outcome || c.Levels != (bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 3}) {
 			t.Errorf("%s: full %v (%+.3f, %v vs %v) plan %v (%+.3f) → %v; want %v %v → %v",
 				c.Key.Name, c.Full.Direction, c.Full.Change, c.Full.Old, c.Full.New, c.Plan.Direction, c.Plan.Change, c.Outcome(), w.full, w.plan, w.outcome)
 		}
@@ -120,11 +120,11 @@ func TestReplayFullPlan(t *testing.T) {
 	for v := range 3 {
 		ver := Version{Label: fmt.Sprint("v", v)}
 		for k := range 8 {
-			ver.Benchmarks = append(ver.Benchmarks, synth(r, fmt.Sprint("B", k), Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}, 100*(1+0.05*float64(v*k%3)), 0.01, 0.002))
+			ver.Benchmarks = append(ver.Benchmarks, synth(r, fmt.Sprint("B", k), bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}, 100*(1+0.05*float64(v*k%3)), 0.01, 0.002))
 		}
 		vs = append(vs, ver)
 	}
-	plan := &Plan{Levels: Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}, Metric: CV, Threshold: 0.01}
+	plan := &Plan{Levels: bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}, Metric: CV, Threshold: 0.01}
 	for _, b := range vs[0].Benchmarks {
 		plan.Benchmarks = append(plan.Benchmarks, PlanBenchmark{Key: b.Key, Levels: b.Levels})
 	}
@@ -149,8 +149,8 @@ func TestReplayFullPlan(t *testing.T) {
 func TestReplayProblems(t *testing.T) {
 	a := level("A", 3, 5, 100, 100, 3)
 	short := level("A", 2, 5, 100, 100, 3)
-	plan := &Plan{Levels: Levels{SuiteRuns: 1, Forks: 3, Iterations: 5}, Metric: CV, Threshold: 0.01,
-		Benchmarks: []PlanBenchmark{{Key: a.Key, Levels: Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}}}}
+	plan := &Plan{Levels: bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 5}, Metric: CV, Threshold: 0.01,
+		Benchmarks: []PlanBenchmark{{Key: a.Key, Levels: bench.Levels{SuiteRuns: 1, Forks: 3, Iterations: 1}}}}
 	rep, warns, err := Replay([]Version{{"v1", []*Benchmark{a}}, {"v2", []*Benchmark{short}}}, plan, DefaultReplayOptions)
 	if err != nil || len(rep.Pairs[0].Comparisons) != 0 || len(warns) != 1 || !strings.Contains(warns[0].Error(), "levels 1,3,1 exceed version v2's 1,2,5") {
 		t.Errorf("plan beyond a version's data: %v, warnings %v", err, warns)

@@ -18,7 +18,7 @@ import (
 // levels it cannot parse, and when no benchmark has complete measurements
 // in unit.
 func FromRun(r *bench.Run, unit string) (Version, []error, error) {
-	var full Levels
+	var full bench.Levels
 	var warnings []error
 	if s := r.Settings[bench.SettingLevels]; s != "" {
 		l, err := bench.ParseLevels(s)

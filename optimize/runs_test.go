@@ -59,7 +59,7 @@ func TestOptimizeRun(t *testing.T) {
 		if err != nil || len(warnings) > 0 {
 			t.Fatalf("%s: %v, warnings %v", unit, err, warnings)
 		}
-		if rep.Unit != "sec/op" || rep.Options.IterTime != 5*time.Millisecond || rep.Levels != (Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) {
+		if rep.Unit != "sec/op" || rep.Options.IterTime != 5*time.Millisecond || rep.Levels != (bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) {
 			t.Errorf("%s: unit %q, iteration %v, levels %v; want sec/op, 5ms, 2,3,4", unit, rep.Unit, rep.Options.IterTime, rep.Levels)
 		}
 		if len(rep.Results) != 3 {
@@ -105,7 +105,7 @@ func TestOptimizeRunOtherRun(t *testing.T) {
 			t.Errorf("warning %d: %q, want %q", i, w, want[i])
 		}
 	}
-	if rep.Levels != (Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) || rep.Options.IterTime != 0 {
+	if rep.Levels != (bench.Levels{SuiteRuns: 2, Forks: 3, Iterations: 4}) || rep.Options.IterTime != 0 {
 		t.Errorf("levels %v, iteration %v; want 2,3,4 inferred and 0", rep.Levels, rep.Options.IterTime)
 	}
 	var text bytes.Buffer

@@ -16,7 +16,7 @@ func TestPreparePlanInstances(t *testing.T) {
 	st := &memStore{}
 	j := fixtureJob(t, st)
 	j.Bench = "Sum|Loop"
-	l := Levels{SuiteRuns: 1, Forks: 1, Iterations: 1}
+	l := bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 1}
 	j.Plan = &optimize.Plan{Levels: l, Instances: 3, IterTime: 3 * time.Millisecond,
 		Benchmarks: []optimize.PlanBenchmark{
 			{Key: bench.Key{Package: "example.com/fixture", Name: "Sum", Procs: 64}, Levels: l, Instances: 3},

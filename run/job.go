@@ -202,7 +202,7 @@ type Prepared struct {
 	// plan that make the results less reliable; the run goes on.
 	Warnings []string
 
-	levels map[*Target]Levels // with Levels or Plan
+	levels map[*Target]bench.Levels // with Levels or Plan
 	sink   *storeSink
 }
 
@@ -375,7 +375,7 @@ func (p *Prepared) resolveLevels() {
 	if j.Levels == "" && j.Plan == nil {
 		return
 	}
-	p.levels = make(map[*Target]Levels)
+	p.levels = make(map[*Target]bench.Levels)
 	if j.Plan != nil && j.Plan.InstanceNote() != "" {
 		p.warnf("%s: %s", j.PlanFile, j.Plan.InstanceNote())
 	}
@@ -512,7 +512,7 @@ func (p *Prepared) Run(ctx context.Context) (*Outcome, error) {
 		results, err = Suite(ctx, p.Targets, o)
 	case p.levels != nil:
 		results, err = StaticSuite(ctx, p.Targets, StaticOptions{Options: o, Warmup: o.Config.WarmupMin, MinPerSuiteRun: j.MinPerSuiteRun,
-			Levels: func(t *Target) (Levels, bool) { return p.levels[t], true }})
+			Levels: func(t *Target) (bench.Levels, bool) { return p.levels[t], true }})
 	default:
 		results, err = Suite(ctx, p.Targets, o)
 	}

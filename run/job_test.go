@@ -176,10 +176,10 @@ func TestPreparePlan(t *testing.T) {
 	st := &memStore{}
 	j := fixtureJob(t, st)
 	j.Bench = "Sum|Loop"
-	j.Plan = &optimize.Plan{Levels: Levels{SuiteRuns: 1, Forks: 2, Iterations: 2}, IterTime: 3 * time.Millisecond,
+	j.Plan = &optimize.Plan{Levels: bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 2}, IterTime: 3 * time.Millisecond,
 		// At another GOMAXPROCS than the run's: found by name.
 		Benchmarks: []optimize.PlanBenchmark{{Key: bench.Key{Package: "example.com/fixture", Name: "Sum", Procs: 64},
-			Levels: Levels{SuiteRuns: 1, Forks: 1, Iterations: 1}}}}
+			Levels: bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 1}}}}
 	j.PlanFile = "p.json"
 	p, err := Prepare(context.Background(), j)
 	if err != nil {

@@ -415,7 +415,7 @@ func TestSuiteVersions(t *testing.T) {
 	o := fastOptions()
 	o.Config.Measure = 1
 	static := StaticOptions{Options: o, Warmup: 0, MinPerSuiteRun: 1,
-		Levels: func(*Target) (Levels, bool) { return Levels{SuiteRuns: 1, Forks: 1, Iterations: 1}, true }}
+		Levels: func(*Target) (bench.Levels, bool) { return bench.Levels{SuiteRuns: 1, Forks: 1, Iterations: 1}, true }}
 	for _, suite := range []struct {
 		name string
 		run  func(*collect) ([]*Result, error)

@@ -15,16 +15,12 @@ import (
 	"github.com/mbench/mbench/stop"
 )
 
-// Levels is the configuration StaticSuite runs a target in (see
-// bench.Levels).
-type Levels = bench.Levels
-
 // StaticOptions control StaticSuite.
 type StaticOptions struct {
 	Options
 	// Levels gives each target its configuration. A target for which it
 	// returns false is not run.
-	Levels func(t *Target) (Levels, bool)
+	Levels func(t *Target) (bench.Levels, bool)
 	// Warmup is the fewest warm-up iterations each fork runs and discards
 	// before its measurement iterations. A fork goes on warming up, up to
 	// Config.WarmupMax iterations, until its per-op figures are steady
@@ -59,7 +55,7 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 		opts.Instance, _ = os.Hostname()
 	}
 	results := make([]*Result, len(targets))
-	levels := make([]Levels, len(targets))
+	levels := make([]bench.Levels, len(targets))
 	for i := range targets {
 		results[i] = &Result{Target: &targets[i]}
 		l, ok := opts.Levels(&targets[i])
@@ -159,7 +155,7 @@ func StaticSuite(ctx context.Context, targets []Target, opts StaticOptions) ([]*
 // staticConfig is the configuration of the controller that runs the forks
 // of a target at levels l: its warm-up bounds, its measurement iterations,
 // and as many forks as the schedule asks for.
-func staticConfig(l Levels, opts *StaticOptions) stop.Config {
+func staticConfig(l bench.Levels, opts *StaticOptions) stop.Config {
 	c := stop.Config{WarmupMin: opts.Warmup, Measure: l.Iterations, ForksMin: 1, ForksMax: math.MaxInt, IterTime: opts.Config.IterTime}
 	if opts.Warmup > 0 {
 		c.WarmupMax = max(opts.Warmup, opts.Config.WarmupMax)
@@ -199,7 +195,7 @@ func countPhase(ms []bench.Measurement, p bench.Phase) int {
 // targets so far (Japke et al. 2025 §5's advice to keep RMIT meaningful when few
 // benchmarks remain). A suite run left with fewer than minPer different
 // targets borrows one fork of the cheapest targets not in it.
-func assignSuiteRuns(levels []Levels, minPer int, rng *rand.Rand) [][]int {
+func assignSuiteRuns(levels []bench.Levels, minPer int, rng *rand.Rand) [][]int {
 	runs := 0
 	var order []int
 	for i, l := range levels {
@@ -247,7 +243,7 @@ func assignSuiteRuns(levels []Levels, minPer int, rng *rand.Rand) [][]int {
 // runStaticFork runs one fork of a target at levels l: calibration first
 // if it has none, then warm-up iterations until ctrl ends them, and l's
 // measurement iterations.
-func runStaticFork(ctx context.Context, res *Result, ctrl *stop.Controller, l Levels, suite int, opts *StaticOptions) error {
+func runStaticFork(ctx context.Context, res *Result, ctrl *stop.Controller, l bench.Levels, suite int, opts *StaticOptions) error {
 	if err := calibrated(ctx, res, opts.Config.IterTime, &opts.Options); err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func TestAssignSuiteRuns(t *testing.T) {
 	t.Run("spread", func(t *testing.T) {
 		// One target needs 3 suite runs, six need one: the six spread
 		// two per suite run instead of all crowding into the first.
-		levels := []Levels{{SuiteRuns: 3, Forks: 2, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}}
+		levels := []bench.Levels{{SuiteRuns: 3, Forks: 2, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 5}}
 		sched := assignSuiteRuns(levels, 3, rand.New(rand.NewPCG(1, 2)))
 		if len(sched) != 3 {
 			t.Fatalf("%d suite runs, want 3", len(sched))
@@ -49,7 +49,7 @@ func TestAssignSuiteRuns(t *testing.T) {
 	t.Run("borrow", func(t *testing.T) {
 		// Two targets cannot fill three suite runs with two benchmarks
 		// each: the cheapest is borrowed where it is missing.
-		levels := []Levels{{SuiteRuns: 3, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 2}, {}}
+		levels := []bench.Levels{{SuiteRuns: 3, Forks: 1, Iterations: 5}, {SuiteRuns: 1, Forks: 1, Iterations: 2}, {}}
 		sched := assignSuiteRuns(levels, 2, rand.New(rand.NewPCG(1, 2)))
 		for s, run := range sched {
 			distinct, _ := count(run)
@@ -62,7 +62,7 @@ func TestAssignSuiteRuns(t *testing.T) {
 		}
 	})
 	t.Run("none", func(t *testing.T) {
-		if s := assignSuiteRuns([]Levels{{}, {}}, 3, rand.New(rand.NewPCG(1, 2))); s != nil {
+		if s := assignSuiteRuns([]bench.Levels{{}, {}}, 3, rand.New(rand.NewPCG(1, 2))); s != nil {
 			t.Errorf("got %v for targets without levels", s)
 		}
 	})
@@ -78,8 +78,8 @@ func TestStaticSuite(t *testing.T) {
 	sink := &collect{}
 	o := StaticOptions{Options: fastOptions(), Warmup: 1, MinPerSuiteRun: 2}
 	o.Sink = sink
-	want := map[string]Levels{"Sum": {SuiteRuns: 2, Forks: 2, Iterations: 3}, "Loop": {SuiteRuns: 1, Forks: 1, Iterations: 3}}
-	o.Levels = func(t *Target) (Levels, bool) {
+	want := map[string]bench.Levels{"Sum": {SuiteRuns: 2, Forks: 2, Iterations: 3}, "Loop": {SuiteRuns: 1, Forks: 1, Iterations: 3}}
+	o.Levels = func(t *Target) (bench.Levels, bool) {
 		l, ok := want[t.Key.Name]
 		return l, ok
 	}

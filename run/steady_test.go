@@ -90,7 +90,7 @@ func TestSteadyState(t *testing.T) {
 		{"Suite", func() ([]*Result, error) { return Suite(ctx, targets, o) }},
 		{"StaticSuite", func() ([]*Result, error) {
 			return StaticSuite(ctx, targets, StaticOptions{Options: o, Warmup: 1, MinPerSuiteRun: 1,
-				Levels: func(*Target) (Levels, bool) { return Levels{SuiteRuns: 1, Forks: 2, Iterations: 3}, true }})
+				Levels: func(*Target) (bench.Levels, bool) { return bench.Levels{SuiteRuns: 1, Forks: 2, Iterations: 3}, true }})
 		}},
 	} {
 		t.Run(suite.name, func(t *testing.T) {

@@ -107,8 +107,8 @@ func seq(args []string) error {
 		}
 	}
 	opts := run.StaticOptions{Options: run.DefaultOptions, Warmup: 1, MinPerSuiteRun: 1,
-		Levels: func(*run.Target) (run.Levels, bool) {
-			return run.Levels{SuiteRuns: *suites, Forks: 1, Iterations: *iters}, true
+		Levels: func(*run.Target) (bench.Levels, bool) {
+			return bench.Levels{SuiteRuns: *suites, Forks: 1, Iterations: *iters}, true
 		}}
 	opts.Config.IterTime = *iter
 	opts.Seed = *seed
@@ -194,7 +194,7 @@ func levels(args []string) error {
 		writers[label] = w
 	}
 	opts := run.StaticOptions{Options: run.DefaultOptions, Warmup: 1, MinPerSuiteRun: 3,
-		Levels: func(*run.Target) (run.Levels, bool) { return l, true }}
+		Levels: func(*run.Target) (bench.Levels, bool) { return l, true }}
 	opts.Config.IterTime = *iter
 	opts.Seed = *seed
 	opts.Progress = func(p run.Progress) {
