@@ -128,12 +128,23 @@ func runCmd(e *env, f *runFlags, args []string) error {
 			db.Close()
 		}
 	}()
-	j.Open = func(j *run.Job) (err error) {
+	open := func(j *run.Job) (err error) {
 		if db, err = openDB(f.db); err != nil {
 			return err
 		}
 		j.Store, j.ShardRuns = db, db
 		return checkRefs(db, storedRef{"-shard-basis", j.ShardBasis, true})
+	}
+	// The store opens before the build when that creates nothing (a
+	// PostgreSQL store, a file that exists), so that a server out of
+	// reach or a reference to nothing fails first; a new file waits for
+	// the build, so that a build that fails leaves nothing behind.
+	if _, err := os.Stat(f.db); err == nil || store.Dir(f.db) == "" {
+		if err := open(j); err != nil {
+			return err
+		}
+	} else {
+		j.Open = open
 	}
 	j.NoiseDir = noiseDir(f.db)
 	j.Progress = func(p run.Progress) {
