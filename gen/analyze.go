@@ -127,7 +127,7 @@ func (a *analyzer) globals() {
 			return true
 		}
 		seen[v] = true
-		if a.unnameable(v.Type()) == "" && a.unrecordableType(v.Type(), map[types.Type]bool{}) == "" {
+		if a.unnameable(v.Type()) == "" && a.unrecordableType(v.Type(), map[types.Type]bool{}, false) == "" {
 			a.seg.Globals = append(a.seg.Globals, Var{Name: v.Name(), Type: v.Type(), Obj: v})
 		}
 		return true

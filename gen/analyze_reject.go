@@ -35,7 +35,8 @@ import (
 //   - Unrecordable: an input or output (outputs are recorded too, for
 //     the regression test) has, or reaches through fields (unexported
 //     ones included: the codec sets them through reflect), elements,
-//     keys and pointers, a channel, function, uintptr or unsafe.Pointer;
+//     keys and pointers, a uintptr or unsafe.Pointer, or, except in a
+//     struct's field, a channel or function;
 //     a type of os, net, syscall or os/exec (a handle: *os.File,
 //     net.Conn, ...); or its type names an unexported type of another
 //     package, or one of a package it may not import. Interfaces pass:
@@ -353,7 +354,7 @@ func (a *analyzer) unrecordable() (Reason, string) {
 		for _, v := range vs {
 			why := a.unnameable(v.Type)
 			if why == "" {
-				why = a.unrecordableType(v.Type, map[types.Type]bool{})
+				why = a.unrecordableType(v.Type, map[types.Type]bool{}, false)
 			}
 			if why != "" {
 				return fmt.Sprintf("%s %s of type %s: %s", kind, v.Name, types.TypeString(v.Type, types.RelativeTo(a.pkg)), why)
@@ -461,8 +462,12 @@ func importable(from, to string) bool {
 // unrecordableType says why a value of type t cannot be recorded, or
 // returns "". Interfaces are recorded with the dynamic type of their
 // value, and structs of other packages with their unexported fields: the
-// recording decides, value by value, whether they can be rebuilt.
-func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) string {
+// recording decides, value by value, whether they can be rebuilt. So it
+// does for the functions and channels of a struct's fields (inField),
+// most often nil (a hook no test sets): the recorder refuses the
+// executions where one is not. A variable that is a function or a
+// channel itself, or holds them in its elements, is refused here.
+func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool, inField bool) string {
 	if seen[t] {
 		return ""
 	}
@@ -474,7 +479,7 @@ func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) stri
 		}
 		if _, ok := n.Underlying().(*types.Struct); ok && n.Obj().Pkg() != a.pkg {
 			// Name the type of the other package that holds it.
-			if why := a.unrecordableType(n.Underlying(), seen); why != "" {
+			if why := a.unrecordableType(n.Underlying(), seen, inField); why != "" {
 				return "it holds " + name + ": " + why
 			}
 			return ""
@@ -489,23 +494,27 @@ func (a *analyzer) unrecordableType(t types.Type, seen map[types.Type]bool) stri
 			return "it holds a uintptr, an address"
 		}
 	case *types.Chan:
-		return "it holds a channel"
+		if !inField {
+			return "it holds a channel"
+		}
 	case *types.Signature:
-		return "it holds a function"
+		if !inField {
+			return "it holds a function"
+		}
 	case *types.Pointer:
-		return a.unrecordableType(u.Elem(), seen)
+		return a.unrecordableType(u.Elem(), seen, inField)
 	case *types.Slice:
-		return a.unrecordableType(u.Elem(), seen)
+		return a.unrecordableType(u.Elem(), seen, inField)
 	case *types.Array:
-		return a.unrecordableType(u.Elem(), seen)
+		return a.unrecordableType(u.Elem(), seen, inField)
 	case *types.Map:
-		if why := a.unrecordableType(u.Key(), seen); why != "" {
+		if why := a.unrecordableType(u.Key(), seen, inField); why != "" {
 			return why
 		}
-		return a.unrecordableType(u.Elem(), seen)
+		return a.unrecordableType(u.Elem(), seen, inField)
 	case *types.Struct:
 		for i := range u.NumFields() {
-			if why := a.unrecordableType(u.Field(i).Type(), seen); why != "" {
+			if why := a.unrecordableType(u.Field(i).Type(), seen, true); why != "" {
 				return why
 			}
 		}

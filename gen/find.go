@@ -159,10 +159,12 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 //     of sort or slices, a method with a pointer receiver, a function of
 //     the package that does not only read it;
 //   - Unrecordable: an input or output is, or reaches through fields
-//     (unexported ones included), elements and pointers, a channel,
-//     function, uintptr or unsafe.Pointer (values that mean nothing in
-//     another process), or a type of os, net, syscall or os/exec
-//     (handles); or its type names an unexported type of another
+//     (unexported ones included), elements and pointers, a uintptr or
+//     unsafe.Pointer (values that mean nothing in another process), or a
+//     type of os, net, syscall or os/exec (handles); or is, or holds in
+//     its elements, a channel or function (one in a struct's field is
+//     left to the recording, which skips the executions where it is not
+//     nil); or its type names an unexported type of another
 //     package, which the generated code cannot spell. Interfaces are
 //     recorded with the dynamic types of their values: Record skips the
 //     executions whose inputs hold a type the generated code cannot name,

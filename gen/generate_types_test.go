@@ -12,7 +12,8 @@ import (
 // typesSource is a package whose segments read values of other
 // packages' types: structs with unexported fields, and interfaces
 // holding types of the package, of other packages, unexported types an
-// exported variable holds, and types nothing names.
+// exported variable holds, and types nothing names; and a struct whose
+// func field no test sets.
 const typesSource = `package types
 
 import (
@@ -58,6 +59,25 @@ func Words(b []byte, order binary.ByteOrder) []uint16 {
 	return out
 }
 
+// Counter counts, and calls its hook, which no test sets.
+type Counter struct {
+	N    int
+	hook func(int)
+}
+
+// Count adds the positive xs to c.
+func Count(c *Counter, xs []int) {
+	//mbench:bench Hooked
+	for _, x := range xs {
+		if x > 0 {
+			c.N++
+			if c.hook != nil {
+				c.hook(c.N)
+			}
+		}
+	}
+}
+
 // Failed counts the errors in errs.
 func Failed(errs []error) int {
 	n := 0
@@ -92,6 +112,11 @@ func TestTypes(t *testing.T) {
 	if w := Words([]byte{1, 2}, binary.BigEndian); w[0] != 0x102 {
 		t.Error("Words")
 	}
+	c := &Counter{}
+	Count(c, []int{1, -1, 2})
+	if c.N != 2 {
+		t.Error("Count")
+	}
 	if Failed([]error{nil, errors.New("x")}) != 1 {
 		t.Error("Failed")
 	}
@@ -119,6 +144,7 @@ func TestGenerateTypes(t *testing.T) {
 		"Lengths": "",
 		"Spaces":  "",
 		"Words":   "",
+		"Hooked":  "",
 		"Failed":  "reads a value that cannot be recorded: no execution the tests made (1) can be rebuilt: an input holds a value of type errors.errorString: an unexported type of another package",
 	}
 	for _, s := range res.Segments {
@@ -142,7 +168,7 @@ func TestGenerateTypes(t *testing.T) {
 	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestMbench", "-v", ".")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
-	if err != nil || strings.Count(string(out), "--- PASS: TestMbench") != 3 {
+	if err != nil || strings.Count(string(out), "--- PASS: TestMbench") != 4 {
 		t.Errorf("regression tests of the generated file: %v\n%s", err, out)
 	}
 }
