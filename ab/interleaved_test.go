@@ -244,7 +244,10 @@ func TestInterleavedFailure(t *testing.T) {
 		t.Run(c.trouble, func(t *testing.T) {
 			t.Setenv("AB_TROUBLE", c.trouble)
 			cfg := interleavedConfig(t, "Trouble|Same")
-			cfg.Timeout = 3 * time.Second
+			// Long enough that the rounds before the hang end in time on
+			// a loaded machine, so that the side timed out is the one
+			// that hangs.
+			cfg.Timeout = 10 * time.Second
 			s, err := Interleaved(context.Background(), cfg, openStore(t), &bench.Run{Label: "old..new"})
 			if err == nil {
 				t.Fatal("no error")
