@@ -54,6 +54,13 @@ func storeRuns(t *testing.T, db string, files ...string) string {
 // TestReportCLI checks the command's messages for input it cannot report
 // on.
 func TestReportCLI(t *testing.T) {
+	// A name no run has is then tried as a git revision; the message must
+	// not depend on whether the source tree is a git repository.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(wd))
 	dir := t.TempDir()
 	empty := storeRuns(t, filepath.Join(dir, "empty.db"))
 	one := storeRuns(t, filepath.Join(dir, "results.db"), "testdata/old.txt")
