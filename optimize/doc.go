@@ -100,7 +100,7 @@
 //
 // # From runs
 //
-// `mbench optimize` is OptimizeRun and `mbench optimize -replay` is
+// `mbench optimize` is Run and `mbench optimize -replay` is
 // ReplayRuns, on runs as package bench reads them or package store loads
 // them: FromRun lays out a run's measurements by the levels it recorded,
 // IterTime reads its iteration time. Problems of the data (levels inferred,

@@ -38,10 +38,10 @@ func exampleRun() *bench.Run {
 	return run
 }
 
-func ExampleOptimizeRun() {
+func ExampleRun() {
 	opts := optimize.DefaultOptions
 	opts.Threshold = 0.02
-	rep, warnings, err := optimize.OptimizeRun(exampleRun(), "ns/op", opts)
+	rep, warnings, err := optimize.Run(exampleRun(), "ns/op", opts)
 	if err != nil {
 		panic(err)
 	}

@@ -258,9 +258,9 @@ func TestOptimizeRunInstances(t *testing.T) {
 	}
 	opts := DefaultOptions
 	opts.Bootstrap.Replicates = 500
-	rep, warns, err := OptimizeRun(run, "ns/op", opts)
+	rep, warns, err := Run(run, "ns/op", opts)
 	if err != nil || len(warns) > 0 {
-		t.Fatalf("OptimizeRun: %v, warnings %v", err, warns)
+		t.Fatalf("Run: %v, warnings %v", err, warns)
 	}
 	if rep.Instances != 2 || rep.Results[0].Full.Instances != 2 || rep.FullIterations != 2*24 {
 		t.Errorf("report of %d instances, full %d, %d iterations; want 2, 2, 48", rep.Instances, rep.Results[0].Full.Instances, rep.FullIterations)

@@ -161,7 +161,7 @@ type Summary struct {
 type Report struct {
 	Options Options
 	// Unit is the unit of the benchmarks' values, which the text form
-	// scales results by, when known: OptimizeRun sets it.
+	// scales results by, when known: Run sets it.
 	Unit string
 	// Levels is the full run's configuration: the largest levels among
 	// the benchmarks (a benchmark of an interrupted run may have fewer

@@ -208,7 +208,7 @@ func TestPlanDocExample(t *testing.T) {
 }
 
 func TestWritePlanFile(t *testing.T) {
-	rep, _, err := OptimizeRun(fullRun("v1", 1, 1, true), "sec/op", testOptions())
+	rep, _, err := Run(fullRun("v1", 1, 1, true), "sec/op", testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

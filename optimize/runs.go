@@ -56,13 +56,13 @@ func IterTime(r *bench.Run) (time.Duration, error) {
 	return d, nil
 }
 
-// OptimizeRun is µOpTime on a stored or read full run, what `mbench
+// Run is µOpTime on a stored or read full run, what `mbench
 // optimize RUN` does: Optimize on the run's measurements in unit (FromRun;
 // any spelling benchunit.Tidy accepts, such as ns/op). When opts.IterTime
 // is 0 it becomes the run's iteration time; a run that recorded none
 // leaves it 0, with a warning, and the report counts iterations instead of
 // time. The report's Unit is the tidy unit.
-func OptimizeRun(r *bench.Run, unit string, opts Options) (*Report, []error, error) {
+func Run(r *bench.Run, unit string, opts Options) (*Report, []error, error) {
 	vs, tidy, warnings, err := fromRuns([]*bench.Run{r}, unit, &opts)
 	if err != nil {
 		return nil, warnings, err
@@ -79,7 +79,7 @@ func OptimizeRun(r *bench.Run, unit string, opts Options) (*Report, []error, err
 // oldest first, what `mbench optimize -replay` does: each run's
 // measurements in unit (FromRun) are a Version labelled with the run's
 // label, and the plan replayed is plan or, when plan is nil, the plan
-// OptimizeRun(runs[0], unit, opts) makes. It fails on fewer than two runs
+// Run(runs[0], unit, opts) makes. It fails on fewer than two runs
 // and on options that do not Validate before it reads any run.
 func ReplayRuns(runs []*bench.Run, unit string, plan *Plan, opts Options, ro ReplayOptions) (*ReplayReport, []error, error) {
 	if len(runs) < 2 {

@@ -55,7 +55,7 @@ func testOptions() Options {
 
 func TestOptimizeRun(t *testing.T) {
 	for _, unit := range []string{"sec/op", "ns/op"} {
-		rep, warnings, err := OptimizeRun(fullRun("v1", 1, 1, true), unit, testOptions())
+		rep, warnings, err := Run(fullRun("v1", 1, 1, true), unit, testOptions())
 		if err != nil || len(warnings) > 0 {
 			t.Fatalf("%s: %v, warnings %v", unit, err, warnings)
 		}
@@ -80,7 +80,7 @@ func TestOptimizeRun(t *testing.T) {
 	// An iteration time given wins over the run's.
 	opts := testOptions()
 	opts.IterTime = time.Second
-	if rep, _, err := OptimizeRun(fullRun("v1", 1, 1, true), "sec/op", opts); err != nil || rep.Options.IterTime != time.Second {
+	if rep, _, err := Run(fullRun("v1", 1, 1, true), "sec/op", opts); err != nil || rep.Options.IterTime != time.Second {
 		t.Errorf("IterTime given: %v, %v", err, rep.Options.IterTime)
 	}
 }
@@ -89,7 +89,7 @@ func TestOptimizeRun(t *testing.T) {
 // -levels`: levels and iteration count come from the data, with warnings
 // that name the run.
 func TestOptimizeRunOtherRun(t *testing.T) {
-	rep, warnings, err := OptimizeRun(fullRun("bare.jsonl", 1, 1, false), "sec/op", testOptions())
+	rep, warnings, err := Run(fullRun("bare.jsonl", 1, 1, false), "sec/op", testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestOptimizeRunErrors(t *testing.T) {
 		{fullRun("v1", 1, 1, true), "B/op", testOptions(), "v1: no benchmark with complete B/op measurements"},
 		{fullRun("v1", 1, 1, true), "sec/op", bad, "threshold NaN: "},
 	} {
-		if _, _, err := OptimizeRun(c.run, c.unit, c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := Run(c.run, c.unit, c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 		}
 	}
@@ -157,7 +157,7 @@ func TestReplayRuns(t *testing.T) {
 			t.Errorf("%s: full detection %v, change %.3f", c.Key.Name, c.Full.Direction, c.Full.Change)
 		}
 	}
-	rep, _, err := OptimizeRun(runs[0], "sec/op", opts)
+	rep, _, err := Run(runs[0], "sec/op", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestReplayRuns(t *testing.T) {
 // tables.
 func TestReportFormats(t *testing.T) {
 	runs := []*bench.Run{fullRun("v1", 1, 1, true), fullRun("v2", 2, 1.2, true)}
-	rep, _, err := OptimizeRun(runs[0], "sec/op", testOptions())
+	rep, _, err := Run(runs[0], "sec/op", testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func setOptimizeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		if !*replay {
-			rep, warnings, err := optimize.OptimizeRun(runs[0], *unit, opts)
+			rep, warnings, err := optimize.Run(runs[0], *unit, opts)
 			for _, w := range warnings {
 				e.warnf("%v", w)
 			}
