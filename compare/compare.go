@@ -49,6 +49,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -64,8 +65,12 @@ type Options struct {
 	Metric string
 	// Stat is the centre compared: mean or median.
 	Stat stats.Stat
-	// Alpha is one minus the confidence level of the interval.
-	Alpha float64
+	// Alpha is one minus the confidence level of the interval. The
+	// versions of an interleaved session are compared at the error rate
+	// of one of the session's looks (LookAlpha), the rate its decisions
+	// were taken at, unless AlphaSet says Alpha was chosen.
+	Alpha    float64
+	AlphaSet bool
 	// Threshold is the smallest relative change that matters, e.g. 0.03.
 	// It does not apply to allocs/op, whose counts are exact: Compare uses
 	// 0 for them.
@@ -240,7 +245,27 @@ type Result struct {
 	// Interleaved is set for the versions of an interleaved session;
 	// Turns too when its rounds took turns (bench.SettingPairing).
 	Interleaved, Turns bool
+	// Centers says what Row.Old.Center and Row.New.Center are: the Stat
+	// of every iteration ("mean", "median"), or, for paired data, the
+	// figures the paired ratio is built from, so that New.Center /
+	// Old.Center is Ratio.Center: CentersRounds, CentersTurns or
+	// CentersDuet. (A row that could not be paired, as its note says,
+	// shows means.)
+	Centers string
 }
+
+// The values of Result.Centers for paired data.
+const (
+	// CentersRounds: the geometric mean over rounds of each version's
+	// process mean (stats.RoundLevels).
+	CentersRounds = "geomean-of-round-means"
+	// CentersTurns: the geometric mean over rounds of each version's
+	// values in the round's median pair by ratio (stats.TurnLevels).
+	CentersTurns = "geomean-of-median-pairs"
+	// CentersDuet: the geometric mean over runs of each side's paired
+	// iterations (stats.GeoMeanLevels).
+	CentersDuet = "geomean-of-pairs"
+)
 
 // Regressions returns the rows whose verdict is Worse.
 func (r *Result) Regressions() []Row {
@@ -289,6 +314,12 @@ func MinSamples(alpha float64) int {
 func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if err := oneVersion(old, new); err != nil {
+		return nil, err
+	}
+	if a, ok := LookAlpha(old); ok && !opts.AlphaSet && Interleaved(old, new) {
+		opts.Alpha = a
 	}
 	_, unit := benchunit.Tidy(1, opts.Metric)
 	if unit == "allocs/op" {
@@ -344,6 +375,14 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 	rounds := Interleaved(old, new)
 	turns := rounds && old.Settings[bench.SettingPairing] == bench.PairingTurns
 	res.Paired, res.Interleaved, res.Turns = paired || rounds, rounds, turns
+	switch res.Centers = opts.Stat.String(); {
+	case turns:
+		res.Centers = CentersTurns
+	case rounds:
+		res.Centers = CentersRounds
+	case paired:
+		res.Centers = CentersDuet
+	}
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -407,6 +446,31 @@ func Compare(old, new *bench.Run, opts Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d benchmarks are measured on one side only and not compared (listed below the table)", n))
 	}
 	return res, nil
+}
+
+// oneVersion checks that each side holds one version: a side that pooled
+// the two versions of a session (or of a run of two labelled binaries)
+// would average what was measured apart, so it is an error naming them.
+func oneVersion(sides ...*bench.Run) error {
+	for _, r := range sides {
+		if vs := r.Versions(); len(vs) > 1 {
+			return fmt.Errorf("%s holds %d versions, %s: one side of a comparison may not pool them; compare them with each other by giving %s alone",
+				r.Label, len(vs), quoteList(vs), r.Label)
+		}
+	}
+	return nil
+}
+
+// quoteList lists names, each quoted: "a" and "b", or "a", "b" and "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // compareRow fills in one row. Its random source depends only on the seed

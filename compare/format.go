@@ -53,21 +53,39 @@ func (r *Result) betterWord() string {
 	return "direction of improvement unknown"
 }
 
-func (r *Result) header() string {
-	if r.Turns {
-		return fmt.Sprintf("%s (%s): %s vs %s interleaved, per round a process of each taking turns iteration by iteration; geometric mean over rounds of the median ratio of paired iterations, %s%% CI of new/old over rounds; %s",
-			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
+// Header returns the two lines that head a table of r: what is compared
+// at which confidence level and threshold, and what the figures of a row
+// are, so that old, new and change read as one story (see Centers).
+func (r *Result) Header() (title, figures string) {
+	title = fmt.Sprintf("%s (%s): %s vs %s; %s%% CI of new/old; %s",
+		r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
+	return title, r.how() + ": old, new = " + r.centersWords() + "; change = new/old - 1"
+}
+
+// how says how the two sides were measured.
+func (r *Result) how() string {
+	switch {
+	case r.Turns:
+		return "interleaved in turns"
+	case r.Interleaved:
+		return "interleaved, a process of each per round"
+	case r.Paired:
+		return "duet"
 	}
-	if r.Interleaved {
-		return fmt.Sprintf("%s (%s): %s vs %s interleaved, one process of each per round; geometric mean of the rounds' ratios, %s%% CI of new/old over rounds; %s",
-			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
+	return "unpaired"
+}
+
+// centersWords says what Side.Center is.
+func (r *Result) centersWords() string {
+	switch r.Centers {
+	case CentersTurns:
+		return "geomean over rounds of each round's median pair by ratio"
+	case CentersRounds:
+		return "geomean over rounds of each process's mean"
+	case CentersDuet:
+		return "geomean over runs of each run's paired iterations"
 	}
-	if r.Paired {
-		return fmt.Sprintf("%s (%s): duet of %s vs %s, geometric means of paired iterations; %s%% CI of new/old over runs; %s",
-			r.Metric, r.betterWord(), r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
-	}
-	return fmt.Sprintf("%s (%s): %s of %s vs %s; %s%% CI of new/old; %s",
-		r.Metric, r.betterWord(), r.Stat, r.NewLabel, r.OldLabel, Percent(r.Level), r.thresholdWords())
+	return r.Centers + " of all iterations"
 }
 
 // Percent writes a confidence level such as 0.99375 as a percentage for
@@ -80,11 +98,11 @@ func Percent(level float64) string {
 func (r *Result) thresholdWords() string {
 	switch {
 	case r.Threshold == 0 && r.Metric == "allocs/op":
-		return "allocation counts are exact: every change the interval shows is reported"
+		return "exact counts: any change shown is reported"
 	case r.Threshold == 0:
-		return "every change the interval shows is reported"
+		return "any change shown is reported"
 	}
-	return "no change means the whole interval lies within ±" + pct(r.Threshold, false)
+	return "no change: the interval within ±" + pct(r.Threshold, false)
 }
 
 // verdictWord is the verdict as the text and markdown tables show it: an
@@ -173,8 +191,16 @@ func (r *Result) names() (pkg string, name func(bench.Key) string) {
 	return pkg, func(k bench.Key) string { return strings.TrimPrefix(k.FullName(), "Benchmark") }
 }
 
+// Name returns how the tables show the benchmark k: without its package
+// when every row shares one (which a "pkg:" line then names).
+func (r *Result) Name(k bench.Key) string {
+	_, name := r.names()
+	return name(k)
+}
+
 func (r *Result) writeText(w io.Writer) error {
-	fmt.Fprintln(w, EscapeText(r.header()))
+	title, figures := r.Header()
+	fmt.Fprintf(w, "%s\n%s\n", EscapeText(title), EscapeText(figures))
 	pkg, name := r.names()
 	if pkg != "" {
 		fmt.Fprintf(w, "pkg: %s\n", EscapeText(pkg))
@@ -253,7 +279,8 @@ func (r *Result) count(v Verdict) int {
 func (r *Result) writeMarkdown(w io.Writer) error {
 	text := func(s string) string { return EscapeMarkdown(s, false) }
 	fmt.Fprintf(w, "### %s: %s\n\n", text(r.Metric), r.SummaryLine())
-	fmt.Fprintf(w, "%s\n\n", text(r.header()))
+	title, figures := r.Header()
+	fmt.Fprintf(w, "%s\n\n%s\n\n", text(title), text(figures))
 	pkg, name := r.names()
 	if pkg != "" {
 		fmt.Fprintf(w, "pkg: %s\n\n", MarkdownCode(pkg, false))
@@ -283,6 +310,7 @@ type jsonResult struct {
 	Metric    string       `json:"metric"`
 	Better    int          `json:"better"`
 	Stat      string       `json:"stat"`
+	Centers   string       `json:"centers"`
 	Level     bench.Number `json:"level"`
 	Threshold bench.Number `json:"threshold"`
 	Rows      []jsonRow    `json:"rows"`
@@ -356,7 +384,7 @@ func keysJSON(keys []bench.Key) []jsonKey {
 
 func (r *Result) writeJSON(w io.Writer) error {
 	jr := jsonResult{
-		Old: r.OldLabel, New: r.NewLabel, Metric: r.Metric, Better: r.Better, Stat: r.Stat.String(),
+		Old: r.OldLabel, New: r.NewLabel, Metric: r.Metric, Better: r.Better, Stat: r.Stat.String(), Centers: r.Centers,
 		Level: bench.Number(r.Level), Threshold: bench.Number(r.Threshold),
 		OnlyOld: keysJSON(r.OnlyOld), OnlyNew: keysJSON(r.OnlyNew), Warnings: r.Warnings,
 		Rows: make([]jsonRow, 0, len(r.Rows)),
@@ -388,7 +416,7 @@ func (r *Result) writeJSON(w io.Writer) error {
 // finite is an empty field, and the row's note says why (the old centre is
 // 0, so the change is not a ratio; there is no interval).
 var csvHeader = []string{"pkg", "name", "procs", "metric", "old", "old_n", "old_forks", "new", "new_n", "new_forks",
-	"ratio", "lo", "hi", "method", "verdict", "resolution", "note"}
+	"ratio", "lo", "hi", "method", "verdict", "resolution", "note", "level"}
 
 func (r *Result) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
@@ -403,7 +431,8 @@ func (r *Result) writeCSV(w io.Writer) error {
 		cw.Write([]string{csvCell(row.Key.Package), csvCell(row.Key.Name), strconv.Itoa(row.Key.Procs), csvCell(r.Metric),
 			f(row.Old.Center), strconv.Itoa(row.Old.N), strconv.Itoa(row.Old.Forks),
 			f(row.New.Center), strconv.Itoa(row.New.N), strconv.Itoa(row.New.Forks),
-			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, r.Word(row.Verdict), f(row.Resolution), csvCell(row.Note)})
+			f(row.Ratio.Center), f(row.Ratio.Lo), f(row.Ratio.Hi), row.Method, r.Word(row.Verdict), f(row.Resolution), csvCell(row.Note),
+			f(r.Level)})
 	}
 	cw.Flush()
 	return cw.Error()

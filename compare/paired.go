@@ -72,7 +72,9 @@ type PairedAnalysis struct {
 	// OneSidedRuns what the one-sided rule left out.
 	Runs, Pairs                 int
 	OneSidedPairs, OneSidedRuns int
-	// Old and New are the geometric means of each side's values.
+	// Old and New are each side's geometric mean over the pairs the
+	// ratio is built from (stats.GeoMeanLevels): New/Old is
+	// Ratio.Center.
 	Old, New float64
 	// Warnings are limits of the data.
 	Warnings []string
@@ -84,20 +86,18 @@ func AnalyzePairs(runs [][]Pair, opts PairedOptions) (PairedAnalysis, error) {
 	var a PairedAnalysis
 	nan := stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Level: opts.Level}
 	a.Ratio, a.Percentile, a.Shuffled = nan, nan, nan
-	var oldLogs, newLogs []float64
+	pairs := 0
 	for r, run := range runs {
 		for i, v := range run {
 			if !(v.Old > 0) || !(v.New > 0) || math.IsInf(v.Old, 0) || math.IsInf(v.New, 0) {
 				return a, fmt.Errorf("run %d, pair %d: values %v and %v: want positive, finite values", r+1, i+1, v.Old, v.New)
 			}
-			oldLogs = append(oldLogs, math.Log(v.Old))
-			newLogs = append(newLogs, math.Log(v.New))
+			pairs++
 		}
 	}
-	if len(oldLogs) == 0 {
+	if pairs == 0 {
 		return a, fmt.Errorf("no paired iterations")
 	}
-	a.Old, a.New = math.Exp(stats.Mean(oldLogs)), math.Exp(stats.Mean(newLogs))
 
 	rule := opts.OneSided
 	kept := make([][]Pair, 0, len(runs))
@@ -144,6 +144,13 @@ func AnalyzePairs(runs [][]Pair, opts PairedOptions) (PairedAnalysis, error) {
 		a.Pairs += len(run)
 	}
 	a.Runs = len(kept)
+	oldRuns, newRuns := make([][]float64, len(kept)), make([][]float64, len(kept))
+	for r, run := range kept {
+		for _, v := range run {
+			oldRuns[r], newRuns[r] = append(oldRuns[r], v.Old), append(newRuns[r], v.New)
+		}
+	}
+	a.Old, a.New = stats.GeoMeanLevels(oldRuns, newRuns)
 	boot := stats.Bootstrap{Level: opts.Level, Replicates: opts.Replicates}
 	a.Percentile = boot.GeoMeanRatio(ratios, rand.New(rand.NewPCG(opts.Seed, 0x64756574)))
 	a.Ratio = stats.Expand(a.Percentile, float64(a.Runs))

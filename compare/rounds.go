@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -94,10 +95,14 @@ func roundsRow(row *Row, o, n *bench.Sample, opts Options, boot stats.Bootstrap,
 	h := fnv.New64a()
 	h.Write([]byte(row.Key.String()))
 	r := rand.New(rand.NewPCG(opts.Seed, h.Sum64()))
+	// The columns show what the ratio is built from, so that new/old
+	// of them is the change (stats.RoundLevels, stats.TurnLevels).
 	if turns {
 		row.Ratio = stats.TurnRatio(olds, news, boot.Level)
+		row.Old.Center, row.New.Center = stats.TurnLevels(olds, news)
 	} else {
 		row.Ratio = boot.RoundRatio(olds, news, r)
+		row.Old.Center, row.New.Center = stats.RoundLevels(olds, news)
 	}
 	row.Verdict, row.Resolution = verdict(row.Ratio, opts.Threshold, better)
 	if len(olds) < len(o.Forks) || len(news) < len(n.Forks) {
@@ -125,6 +130,36 @@ func constant(a, b []float64) bool {
 	}
 	return len(a) > 0
 }
+
+// Sides returns the two sides of a comparison of inputs as mbench's
+// commands take them: one input that holds two versions is compared
+// within itself, old against new (Split); two inputs are the two sides,
+// each of one version (Compare refuses a side that pools two).
+// Its errors wrap ErrSides.
+func Sides(inputs ...*bench.Run) (old, new *bench.Run, err error) {
+	switch len(inputs) {
+	case 1:
+		old, new, err = Split(inputs[0])
+	case 2:
+		old, new, err = inputs[0], inputs[1], oneVersion(inputs...)
+	default:
+		err = fmt.Errorf("want two inputs, OLD and NEW, or one that holds two versions; got %d", len(inputs))
+	}
+	if err != nil {
+		return nil, nil, sidesError{err}
+	}
+	return old, new, nil
+}
+
+// ErrSides is what the errors of Sides are (errors.Is): inputs that do
+// not make the two sides of a comparison, which a command reports as a
+// usage error.
+var ErrSides = errors.New("inputs that are not two sides")
+
+type sidesError struct{ error }
+
+func (e sidesError) Is(target error) bool { return target == ErrSides }
+func (e sidesError) Unwrap() error        { return e.error }
 
 // Split returns the two versions of a run that measured two (an
 // interleaved session, or `mbench run` with two labelled binaries) as the

@@ -13,7 +13,6 @@ type figure interface{ WriteInlineSVG(io.Writer) error }
 // The data of the figures, as package plot takes them.
 type (
 	interval      = plot.Interval
-	forestRow     = plot.ForestRow
 	stripGroup    = plot.StripGroup
 	traceFork     = plot.TraceFork
 	pairedPoint   = plot.PairedPoint
@@ -25,9 +24,6 @@ type (
 
 // The figures of package plot.
 var (
-	forest = func(title string, rows []forestRow, threshold float64) figure {
-		return plot.Forest(title, rows, threshold)
-	}
 	strip = func(title, unit string, groups []stripGroup) figure {
 		return plot.Strip(title, unit, groups)
 	}

@@ -8,14 +8,11 @@ import (
 	"github.com/mbench/mbench/plot"
 )
 
-// ComparisonFigure compares old and new as mbench compare does, in
-// opts.Metric, and draws the rows as a forest plot: each benchmark's
-// relative change with its interval. It returns the comparison's warnings.
-func ComparisonFigure(old, new *bench.Run, opts compare.Options) (*plot.Figure, []string, error) {
-	res, err := compare.Compare(old, new, opts)
-	if err != nil {
-		return nil, nil, err
-	}
+// ComparisonFigure draws the rows of res as a forest plot: each
+// benchmark's relative change with its interval and verdict, exactly as
+// res holds them, and the interval's level in the title, as the tables of
+// res print it (compare.Percent). The page and mbench plot draw it alike.
+func ComparisonFigure(res *compare.Result) *plot.Figure {
 	keys := make([]bench.Key, len(res.Rows))
 	for i, r := range res.Rows {
 		keys[i] = r.Key
@@ -26,9 +23,15 @@ func ComparisonFigure(old, new *bench.Run, opts compare.Options) (*plot.Figure, 
 		rows[i] = plot.ForestRow{Name: names[i], Verdict: res.Word(r.Verdict),
 			Change: plot.Interval{Center: r.Ratio.Center - 1, Lo: r.Ratio.Lo - 1, Hi: r.Ratio.Hi - 1}}
 	}
-	title := fmt.Sprintf("%s: %s vs %s", res.Metric, res.OldLabel, res.NewLabel)
+	title := FigureTitle(res)
 	if common != "" {
 		title += ", " + common
 	}
-	return plot.Forest(title, rows, res.Threshold), res.Warnings, nil
+	return plot.Forest(title, rows, res.Threshold)
+}
+
+// FigureTitle is the title of res's forest plot: metric, sides and the
+// level of the intervals.
+func FigureTitle(res *compare.Result) string {
+	return fmt.Sprintf("%s: %s vs %s, %s%% CI", res.Metric, res.NewLabel, res.OldLabel, compare.Percent(res.Level))
 }

@@ -310,7 +310,7 @@ func checkCSV(t *testing.T, out string, c *compare.Result) {
 		t.Fatalf("CSV: %d records, want %d", len(records), len(c.Rows)+1)
 	}
 	for i, rec := range records[1:] {
-		if len(rec) != 17 {
+		if len(rec) != 18 {
 			t.Errorf("CSV: record %d has %d fields", i, len(rec))
 			continue
 		}

@@ -73,12 +73,14 @@ type pageFigure struct {
 }
 
 type pageComparison struct {
-	Result  *compare.Result
-	Header  string
-	Figure  template.HTML
-	Rows    []pageRow
-	Geomean string
-	Only    []only
+	Result *compare.Result
+	// Header and Figures are the two lines of compare.Result.Header,
+	// Level the interval's level as the tables print it.
+	Header, Figures, Level string
+	Figure                 template.HTML
+	Rows                   []pageRow
+	Geomean                string
+	Only                   []only
 }
 
 // only lists the benchmarks measured on one side only.
@@ -118,7 +120,7 @@ func (r *Report) page() (*page, error) {
 		return s
 	}
 	for _, c := range r.Comparisons {
-		p.Comparisons = append(p.Comparisons, comparisonOf(c, common, name, draw))
+		p.Comparisons = append(p.Comparisons, comparisonOf(c, name, draw))
 	}
 	for _, pr := range r.Paired {
 		title := name(pr.Key)
@@ -150,8 +152,8 @@ func (r *Report) page() (*page, error) {
 				thinned = thinned || k > 1
 				groups = append(groups, stripGroup{Name: short, Version: g.Side, Forks: forks,
 					Center: toInterval(g.Center.Center, g.Center.Lo, g.Center.Hi)})
-				caption = append(caption, fmt.Sprintf("%s: mean %s, 99%% CI %s, %d values from %d forks",
-					g.Side, r.scale(g.Center.Center), r.scaledInterval(g.Center.Lo, g.Center.Hi), g.N, len(g.Forks)))
+				caption = append(caption, fmt.Sprintf("%s: mean %s, %s%% CI %s, %d values from %d forks",
+					g.Side, r.scale(g.Center.Center), compare.Percent(g.Center.Level), r.scaledInterval(g.Center.Lo, g.Center.Hi), g.N, len(g.Forks)))
 			}
 			if thinned {
 				caption = append(caption, "a share of the values drawn, evenly spaced, and each fork's smallest and largest")
@@ -288,10 +290,9 @@ func (r *Report) Figure(kind string, match func(name string) bool) (*plot.Figure
 	return fig.(*plot.Figure), nil
 }
 
-func comparisonOf(c *compare.Result, common string, name func(bench.Key) string, draw func(figure) template.HTML) pageComparison {
-	pc := pageComparison{Result: c, Header: fmt.Sprintf("%s, %s of %s vs %s at %.0f%% confidence, threshold ±%.0f%%",
-		c.Metric, c.Stat, c.OldLabel, c.NewLabel, 100*c.Level, 100*c.Threshold)}
-	var rows []forestRow
+func comparisonOf(c *compare.Result, name func(bench.Key) string, draw func(figure) template.HTML) pageComparison {
+	pc := pageComparison{Result: c, Level: compare.Percent(c.Level)}
+	pc.Header, pc.Figures = c.Header()
 	for i := range c.Rows {
 		row := &c.Rows[i]
 		word := c.Word(row.Verdict)
@@ -299,8 +300,6 @@ func comparisonOf(c *compare.Result, common string, name func(bench.Key) string,
 			Change: pctChange(row.Change()), Interval: "-", Verdict: word, Class: verdictClass(word)}
 		if !math.IsNaN(row.Ratio.Lo) {
 			pr.Interval = "[" + pctChange(row.Ratio.Lo-1) + ", " + pctChange(row.Ratio.Hi-1) + "]"
-			rows = append(rows, forestRow{Name: pr.Name, Verdict: word,
-				Change: toInterval(row.Ratio.Center-1, row.Ratio.Lo-1, row.Ratio.Hi-1)})
 		}
 		if row.Note != "" {
 			pr.Verdict += " (" + row.Note + ")"
@@ -320,13 +319,8 @@ func comparisonOf(c *compare.Result, common string, name func(bench.Key) string,
 			pc.Only = append(pc.Only, o)
 		}
 	}
-	if len(rows) > 0 {
-		slices.SortStableFunc(rows, func(a, b forestRow) int { return cmpFloat(a.Change.Center, b.Change.Center) })
-		title := "change in " + c.Metric
-		if common != "" {
-			title += ", " + common
-		}
-		pc.Figure = draw(forest(title, rows, c.Threshold))
+	if len(c.Rows) > 0 {
+		pc.Figure = draw(ComparisonFigure(c))
 	}
 	return pc
 }

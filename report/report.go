@@ -62,6 +62,10 @@ type Report struct {
 	Unit string
 	// Profiles are the kept profiles of the sessions shown (Options.ProfileDir).
 	Profiles []*Profile
+	// Level is the confidence level of every interval the report shows
+	// of the sides: that of its comparisons (for an A/B session, the
+	// level of one of its looks) or one minus the options' Alpha.
+	Level float64
 }
 
 // A Side is one run of the report.
@@ -148,9 +152,12 @@ type PlatformRow struct {
 // ErrNoRuns is the error of Build given no runs.
 var ErrNoRuns = errors.New("no runs to report")
 
-// Build gathers the report of runs: a run on its own, two runs (or one run
-// of two versions, such as an A/B session) compared, or a series of runs
-// whose last two are compared and whose history is shown.
+// Build gathers the report of runs: a run on its own (one run of two
+// versions, such as an A/B session, is its two versions compared), two
+// runs compared, or a series of runs whose last two are compared and whose
+// history is shown. A compared run that holds two versions is an error
+// naming them (compare.Sides): its versions are never pooled into one
+// side.
 func Build(runs []*bench.Run, opts Options) (*Report, error) {
 	if len(runs) == 0 {
 		return nil, ErrNoRuns
@@ -162,13 +169,18 @@ func Build(runs []*bench.Run, opts Options) (*Report, error) {
 	if len(runs) > 2 {
 		runs = runs[len(runs)-2:]
 	}
-	r := &Report{Title: opts.Title}
+	all := opts.Only == ""
+	if all && len(runs) == 2 {
+		if _, _, err := compare.Sides(runs...); err != nil {
+			return nil, err
+		}
+	}
+	r := &Report{Title: opts.Title, Level: 1 - opts.Compare.Alpha}
 	r.Sides = sides(runs)
 	r.Unit = primaryUnit(r.Sides)
 	if r.Title == "" {
 		r.Title = "mbench report: " + strings.Join(labels(r.Sides), " vs ")
 	}
-	all := opts.Only == ""
 	if all && len(r.Sides) == 2 {
 		r.compare(opts.Compare)
 	}
@@ -194,14 +206,20 @@ func Build(runs []*bench.Run, opts Options) (*Report, error) {
 	return r, nil
 }
 
-// sides splits a single run of two versions into its versions and names
-// every side apart.
+// sides splits a single run of several versions into its versions (the
+// old and new of a session in that order) and names every side apart.
 func sides(runs []*bench.Run) []*Side {
 	var out []*Side
 	if len(runs) == 1 && len(runs[0].Versions()) == 2 {
 		if old, new, err := compare.Split(runs[0]); err == nil {
 			return []*Side{{Label: old.Label, Run: old, Version: old.Label}, {Label: new.Label, Run: new, Version: new.Label}}
 		}
+	}
+	if len(runs) == 1 && len(runs[0].Versions()) > 2 {
+		for _, v := range runs[0].Versions() {
+			out = append(out, &Side{Label: v, Run: runs[0].Version(v), Version: v})
+		}
+		return out
 	}
 	for i, run := range runs {
 		label := run.Label
@@ -251,9 +269,6 @@ var compareMetrics = []string{"sec/op", "B/op", "allocs/op"}
 
 func (r *Report) compare(opts compare.Options) {
 	old, new := r.Sides[0].Run, r.Sides[1].Run
-	if a, ok := compare.LookAlpha(old); ok && compare.Interleaved(old, new) {
-		opts.Alpha = a
-	}
 	metrics := compareMetrics
 	if r.Unit != "sec/op" {
 		metrics = []string{r.Unit}
@@ -269,6 +284,7 @@ func (r *Report) compare(opts compare.Options) {
 			continue
 		}
 		r.Comparisons = append(r.Comparisons, res)
+		r.Level = res.Level
 	}
 	if len(r.Comparisons) > 0 && r.Comparisons[0].Paired {
 		r.Paired = pairs(old, new, r.Unit, r.Comparisons[0].Interleaved)
@@ -296,7 +312,7 @@ func (r *Report) benchmarks(seed uint64) {
 	for _, s := range r.Sides {
 		samples = append(samples, s.Run.Samples(r.Unit))
 	}
-	boot := stats.Bootstrap{Level: 0.99, Replicates: 1000}
+	boot := stats.Bootstrap{Level: r.Level, Replicates: 1000}
 	for _, k := range keys(r.Sides) {
 		b := &Benchmark{Key: k}
 		for i, s := range r.Sides {

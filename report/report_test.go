@@ -232,7 +232,7 @@ func TestHistory(t *testing.T) {
 		t.Errorf("the change points do not give Encode's step at run r3:\n%s", p.text)
 	}
 	// The last two runs are compared.
-	if !strings.Contains(p.text, "of r5 vs r6") {
+	if !strings.Contains(p.text, "r6 vs r5") {
 		t.Errorf("the comparison is not of the last two runs")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/store"
 )
 
@@ -32,4 +33,19 @@ func Stored(st *store.Store) ([]*bench.Run, []error, error) {
 		return nil, warnings, fmt.Errorf("%w: the result database holds no measurements ('mbench run' stores some)", ErrNoRuns)
 	}
 	return runs, warnings, nil
+}
+
+// Newest says which of runs, as Stored loads them, a command given no
+// inputs shows: the newest result, by label and id, and how it is shown.
+func Newest(runs []*bench.Run) string {
+	r := runs[len(runs)-1]
+	s := r.Label
+	if r.ID != "" {
+		s += " (run " + r.ID + ")"
+	}
+	s += ", the newest stored result"
+	if old, new, err := compare.Split(r); err == nil {
+		s += fmt.Sprintf(", its versions %s and %s compared", old.Label, new.Label)
+	}
+	return s + "; name inputs for others"
 }

@@ -109,7 +109,7 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "| benchmark | %s | %.0f%% CI | n |\n|---|---:|---|---:|\n", compare.EscapeMarkdown(r.Unit, true), 100*0.99)
+	fmt.Fprintf(w, "| benchmark | %s | %s%% CI | n |\n|---|---:|---|---:|\n", compare.EscapeMarkdown(r.Unit, true), compare.Percent(r.Level))
 	for _, b := range r.Benchmarks {
 		for _, g := range b.Groups {
 			fmt.Fprintf(w, "| %s | %s | %s | %d |\n", compare.MarkdownCode(b.Key.String(), true),
@@ -133,7 +133,8 @@ func (r *Report) writeText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	if len(r.Comparisons) == 0 {
+	if len(r.Comparisons) == 0 && len(r.Benchmarks) > 0 {
+		fmt.Fprintf(w, "%s: mean ± %s%% CI\n", text(r.Unit), compare.Percent(r.Level))
 		for _, b := range r.Benchmarks {
 			for _, g := range b.Groups {
 				fmt.Fprintf(w, "%s\t%s ± %s\t(%s, n=%d)\n", text(b.Key.String()), r.scale(g.Center.Center),

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/stats"
 )
@@ -45,17 +44,12 @@ func init() {
 				if err != nil {
 					return err
 				}
-				if len(runs) == 1 {
-					old, new, err := compare.Split(runs[0])
-					if err != nil {
-						return usagef("%v", err)
-					}
-					runs = []*bench.Run{old, new}
+				old, new, err := compare.Sides(runs...)
+				if err != nil {
+					return usagef("%v", err)
 				}
-				if a, ok := compare.LookAlpha(runs[0]); ok && !alphaSet(fs) && compare.Interleaved(runs[0], runs[1]) {
-					opts.Alpha = a
-				}
-				res, err := compare.Compare(runs[0], runs[1], opts)
+				opts.AlphaSet = isSet(fs, "alpha")
+				res, err := compare.Compare(old, new, opts)
 				if err != nil {
 					return err
 				}
@@ -69,13 +63,6 @@ func init() {
 			}
 		},
 	})
-}
-
-// alphaSet reports whether -alpha was given on the command line.
-func alphaSet(fs *flag.FlagSet) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "alpha" })
-	return set
 }
 
 // regressionErrorOf is the error of -fail for the benchmarks that got

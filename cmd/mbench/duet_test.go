@@ -41,7 +41,7 @@ func TestDuetCommands(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	code = mbench([]string{"compare", "-db", db, "-metric", "ns/op", "fast", "slow"}, &stdout, &stderr)
-	if code != exitOK || !strings.Contains(stdout.String(), "duet of slow vs fast") || !strings.Contains(stdout.String(), "slower") {
+	if code != exitOK || !strings.Contains(stdout.String(), "slow vs fast") || !strings.Contains(stdout.String(), "duet: old, new") || !strings.Contains(stdout.String(), "slower") {
 		t.Errorf("compare of the stored duet: exit %d\n%s%s", code, &stdout, &stderr)
 	}
 	for _, bad := range [][]string{

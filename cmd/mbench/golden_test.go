@@ -188,6 +188,25 @@ func TestGolden(t *testing.T) {
 		g.check("profile/bad-format", exitUsage, "profile", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-format", "csv")
 		g.check("profile/no-profile", exitError, "profile", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-bench", "Sum", "-procs", "2")
 	})
+	t.Run("newest", func(t *testing.T) {
+		g := newGolden(t, bins)
+		// A run, then an A/B session: given no inputs, report and plot
+		// show the newest result, the session, its versions compared with
+		// each other, and say so; the run and the session are compared
+		// only when named, and a side that would pool the session's two
+		// versions is refused.
+		g.check("report/newest-run", exitOK, "run", "-db", "m.db", "-label", "base", "-criterion", "static", "-f-min", "2", "-f-max", "2",
+			"-mi", "2", "-iter", "5ms", "-bench", "Sum", "-benchmem", "fake.test")
+		g.check("report/newest-ab", exitOK, "ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-budget", "0",
+			"-budget-per-benchmark", "0", "-min-rounds", "3", "-max-rounds", "4", "-iter", "5ms", "-seed", "3", "-bench", "Sum")
+		g.check("report/newest", exitOK, "report", "-db", "m.db", "-format", "text", "-reps", "1000")
+		g.checkFiles("report/newest-plot", exitOK, []string{"cmp.svg"}, "plot", "-db", "m.db", "-kind", "comparison", "-o", "cmp.svg")
+		g.check("report/pooled-compare", exitUsage, "compare", "-db", "m.db", "base", "old.test..new.test")
+		g.check("report/pooled-report", exitUsage, "report", "-db", "m.db", "-format", "text", "base", "old.test..new.test")
+		g.check("report/newest-later-run", exitOK, "run", "-db", "m.db", "-label", "later", "-criterion", "static", "-f-min", "2",
+			"-f-max", "2", "-mi", "2", "-iter", "5ms", "-bench", "Sum", "fake.test")
+		g.check("report/newest-plot-one-version", exitUsage, "plot", "-db", "m.db", "-kind", "comparison", "-o", "x.svg")
+	})
 	t.Run("ab-shard", func(t *testing.T) {
 		g := newGolden(t, bins)
 		ab := []string{"ab", "-db", "m.db", "-old-bin", "old.test", "-new-bin", "new.test", "-budget", "0", "-budget-per-benchmark", "0",

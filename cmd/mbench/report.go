@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
 	"slices"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/internal/outfile"
 	reports "github.com/mbench/mbench/report"
@@ -41,7 +43,8 @@ func init() {
 				if err := checkOutput("-o", *out, append(storeFiles(*db), argFiles("the input", args...)...)...); err != nil {
 					return err
 				}
-				r, err := buildReport(e, *db, args, opts, false)
+				opts.Compare.AlphaSet = isSet(fs, "alpha")
+				r, err := buildReport(e, *db, args, opts)
 				if err != nil {
 					return err
 				}
@@ -68,30 +71,42 @@ func init() {
 	})
 }
 
-// buildReport builds the report of the inputs args (with their history when
-// history is set) or, with none, of every stored run and their history.
-func buildReport(e *env, db string, args []string, opts reports.Options, history bool) (*reports.Report, error) {
+// buildReport builds the report of the inputs args or, with none, of the
+// newest stored result, with the history of every stored result.
+func buildReport(e *env, db string, args []string, opts reports.Options) (*reports.Report, error) {
 	opts.ProfileDir = filepath.Join(noiseDir(db), "profiles") // where ab -profile keeps them
+	runs, stored, err := inputsOrNewest(e, db, args, true)
+	if err != nil {
+		return nil, err
+	}
+	opts.History = stored
+	r, err := reports.Build(runs, opts)
+	if errors.Is(err, compare.ErrSides) {
+		return nil, usagef("%v", err)
+	}
+	return r, err
+}
+
+// inputsOrNewest loads the inputs args or, with none, the newest stored
+// result, saying so on stderr when say is set; stored is then every
+// stored result, oldest first.
+func inputsOrNewest(e *env, db string, args []string, say bool) (runs, stored []*bench.Run, err error) {
 	if len(args) > 0 {
-		runs, err := loadInputs(e, db, args)
-		if err != nil {
-			return nil, err
-		}
-		if history {
-			opts.History = runs
-		}
-		return reports.Build(runs, opts)
+		runs, err = loadInputs(e, db, args)
+		return runs, nil, err
 	}
 	st, err := openExisting(db)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.Close()
-	runs, warnings, err := reports.Stored(st)
+	stored, warnings, err := reports.Stored(st)
 	warnAll(e, warnings)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	opts.History = runs
-	return reports.Build(runs, opts)
+	if say {
+		fmt.Fprintf(e.stderr, "mbench: showing %s\n", reports.Newest(stored))
+	}
+	return stored[len(stored)-1:], stored, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -22,8 +23,11 @@ func runReport(t *testing.T, dir string, args ...string) (int, string) {
 	if stderr.Len() > 0 {
 		out += "--- stderr\n" + stderr.String()
 	}
-	return code, strings.ReplaceAll(out, dir, "$DIR")
+	return code, runID.ReplaceAllString(strings.ReplaceAll(out, dir, "$DIR"), "run <id>")
 }
+
+// runID matches a stored run's id as messages give it, random per store.
+var runID = regexp.MustCompile(`run [0-9a-f]{12}\b`)
 
 // storeRuns makes the result database db holding the runs read from
 // files, in order.
