@@ -180,8 +180,10 @@ type Benchmark struct {
 	Rounds int
 	// Stop says why no more rounds were run ("" while it goes on).
 	Stop string
-	// Err is the failure that ended it, naming the version.
-	Err error
+	// Err is the failure that ended it, naming the version; FailedOn is
+	// that version's label, or "both versions".
+	Err      error
+	FailedOn string
 
 	old, new run.Target
 }
@@ -545,9 +547,25 @@ func (s *Session) discover(ctx context.Context) error {
 			s.cfg.OldLabel, keyNames(s.OnlyOld), s.cfg.NewLabel, keyNames(s.OnlyNew)))
 	}
 	if len(s.Benchmarks) == 0 {
-		return fmt.Errorf("no benchmark matching -bench %q is in both versions", s.cfg.Bench)
+		return &MissingError{Bench: s.cfg.Bench, OnlyOld: s.OnlyOld, OnlyNew: s.OnlyNew, Failures: s.failures}
 	}
 	return nil
+}
+
+// A MissingError says that no benchmark a session selects is in both
+// versions.
+type MissingError struct {
+	// Bench is the pattern that selects the benchmarks.
+	Bench string
+	// OnlyOld and OnlyNew are the benchmarks found in one version only;
+	// Failures the benchmarks that failed while they were listed, naming
+	// the version.
+	OnlyOld, OnlyNew []bench.Key
+	Failures         []string
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("no benchmark matching -bench %q is in both versions", e.Bench)
 }
 
 // failedBenchmarks returns the names of the benchmarks a test binary's
@@ -894,7 +912,7 @@ func (s *Session) fail(ctx context.Context, b *Benchmark, version, when string, 
 	if errors.As(err, &fe) {
 		err = errors.New(tail(fe))
 	}
-	b.Stop, b.Err = StopFailed, fmt.Errorf("%s failed on %s (%s): %w", b.Key, version, when, err)
+	b.Stop, b.Err, b.FailedOn = StopFailed, fmt.Errorf("%s failed on %s (%s): %w", b.Key, version, when, err), version
 	s.logf("%v", b.Err)
 	return nil
 }

@@ -52,6 +52,8 @@ type Options struct {
 	// it (NoisePairs).
 	NoiseDir  string
 	FromNoise bool
+	// Settings are recorded with the session's run, beside its own.
+	Settings map[string]string
 	// Head receives the description of the machine (run.Platform's
 	// Header) once the versions are built, before the session starts; nil
 	// discards it. Log receives the build's progress and the line that
@@ -194,6 +196,7 @@ func RunInterleaved(ctx context.Context, o Options, db *store.Store) (*Session, 
 		Settings: map[string]string{bench.SettingOldCommit: old.Commit, bench.SettingNewCommit: new.Commit},
 	}
 	maps.Copy(meta.Settings, platform.NoiseSettings(meta.Start))
+	maps.Copy(meta.Settings, o.Settings)
 	s, err = Interleaved(ctx, c, db, meta)
 	return s.profile(ctx, o.Profile, err)
 }

@@ -87,11 +87,14 @@ func buildRevision(ctx context.Context, side, rev string, patterns []string, opt
 	}
 	if err != nil {
 		v.Close()
-		return nil, nil, fmt.Errorf("building %s: %w", rev, err)
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("building %s: %w", rev, err)
+		}
+		return nil, nil, &RevisionError{Rev: rev, Err: fmt.Errorf("building %s: %w", rev, err)}
 	}
 	if len(v.Binaries) == 0 {
 		v.Close()
-		return nil, nil, fmt.Errorf("%s: no package matching %v has tests", rev, patterns)
+		return nil, nil, &RevisionError{Rev: rev, Err: fmt.Errorf("%s: no package matching %v has tests", rev, patterns)}
 	}
 	return v, warning, nil
 }
@@ -108,6 +111,16 @@ func revisionWords(rev string, r gitrev.Revision) string {
 	}
 	return rev + ", " + short
 }
+
+// A RevisionError says that a revision cannot be measured: it does not
+// build, or no package it selects has tests.
+type RevisionError struct {
+	Rev string
+	Err error // its message names the revision
+}
+
+func (e *RevisionError) Error() string { return e.Err.Error() }
+func (e *RevisionError) Unwrap() error { return e.Err }
 
 // Prebuilt is a version given as a prebuilt test binary, run in its own
 // directory. Probed says whether it carries the probe (run.HasProbe).

@@ -21,6 +21,16 @@ func abFlags(fs *flag.FlagSet, o *ab.Options) {
 	fs.StringVar(&o.NewBin, "new-bin", o.NewBin, "new version: a prebuilt test `binary`")
 	fs.StringVar(&c.OldLabel, "old-label", c.OldLabel, "`label` of the old version (default: the revision)")
 	fs.StringVar(&c.NewLabel, "new-label", c.NewLabel, "`label` of the new version (default: the revision)")
+	fs.StringVar(&o.Resume, "resume", o.Resume, "go on with the interrupted session stored as `run` (give the same versions)")
+	fs.Var((*profileFlag)(&o.Profile.Which), "profile", "after the verdicts, profile the changed benchmarks (-profile=all: every one) and name the functions that changed")
+	sessionFlags(fs, o)
+}
+
+// sessionFlags defines the flags of `mbench ab` that say how a session
+// runs and decides, without those that name its versions or resume it:
+// the flags of mbench bisect, which runs sessions of versions it chooses.
+func sessionFlags(fs *flag.FlagSet, o *ab.Options) {
+	c := &o.Config
 	fs.StringVar(&c.Bench, "bench", c.Bench, "run only benchmarks matching `regexp`")
 	fs.StringVar(&c.Pairing, "pairing", c.Pairing, "how a round pairs the versions: `turns` (two processes at once, taking turns iteration by iteration) or processes (one of each, back to back)")
 	fs.DurationVar(&c.Iter, "iter", c.Iter, "target `duration` of one iteration")
@@ -41,8 +51,6 @@ func abFlags(fs *flag.FlagSet, o *ab.Options) {
 	fs.Uint64Var(&c.Compare.Seed, "seed", c.Compare.Seed, "random `seed` of the order and the bootstrap")
 	fs.BoolVar(&o.Verbose, "v", o.Verbose, "print each round as it starts")
 	fs.StringVar(&c.Instance, "instance", c.Instance, "`name` of this machine in the stored runs (default: the host name)")
-	fs.StringVar(&o.Resume, "resume", o.Resume, "go on with the interrupted session stored as `run` (give the same versions)")
-	fs.Var((*profileFlag)(&o.Profile.Which), "profile", "after the verdicts, profile the changed benchmarks (-profile=all: every one) and name the functions that changed")
 }
 
 // profileFlags defines the flags of `mbench profile` that set o in fs.
