@@ -47,6 +47,10 @@ const depsRules = `
 	# one table of the analyses of gen and vet.
 	NONE < internal/effects;
 
+	# What mbench version prints, read from the binary's build
+	# information.
+	NONE < internal/version;
+
 	# internal/proc, through which every child process starts, and the
 	# private helpers of run, ab and gen.
 	internal/outfile < internal/proc, internal/probe, gen/internal/codec;
@@ -89,7 +93,7 @@ const depsRules = `
 
 	# The fronts: a few lines each over one library call.
 	vet < cmd/mbench-vet, vet/golangci;
-	report, vet, bisect, internal/term < cmd/mbench;
+	report, vet, bisect, internal/term, internal/version < cmd/mbench;
 
 	# For tests only: no rule lets a package import these outside its
 	# tests.

@@ -156,3 +156,23 @@ const (
 	SettingCPUs   = "cpus"
 	SettingFiller = "filler"
 )
+
+// Settings of a bisection (package bisect), recorded with each of its
+// sessions, from which `mbench bisect -resume` takes it up again: its
+// revisions (as commits), the -bench pattern and packages (one a line),
+// the threshold and error rate of its sessions, the direction of the
+// change looked for (slower or faster), the confidence required, the
+// error rate a decided session is taken to have, and the most
+// comparisons a search takes (0: the default).
+const (
+	SettingBisectGood       = "bisect-good"
+	SettingBisectBad        = "bisect-bad"
+	SettingBisectBench      = "bisect-bench"
+	SettingBisectPackages   = "bisect-packages"
+	SettingBisectThreshold  = "bisect-threshold"
+	SettingBisectAlpha      = "bisect-alpha"
+	SettingBisectDirection  = "bisect-direction"
+	SettingBisectConfidence = "bisect-confidence"
+	SettingBisectStepError  = "bisect-step-error"
+	SettingBisectMaxSteps   = "bisect-max-steps"
+)

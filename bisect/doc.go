@@ -90,5 +90,7 @@
 // slowdown followed by a partial recovery as both.
 //
 // The Oracle is an interface, so that the search is tested on simulated
-// histories whose culprits are known.
+// histories whose culprits are known. Run bisects git revisions with an
+// Oracle whose comparisons are interleaved ab sessions of two commits,
+// each stored under a label that names them.
 package bisect
