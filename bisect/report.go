@@ -25,8 +25,12 @@ func (rep *Report) commit(i int) string {
 
 func (rep *Report) writeHead(w io.Writer) {
 	n := len(rep.Path) - 1
-	fmt.Fprintf(w, "# bisect %s..%s: %d commits on the first-parent line, looking for the first %s one (threshold %s, %s%% confidence)\n",
-		rep.short(0), rep.short(n), n, rep.cfg.Search.Direction, percent(rep.cfg.Session.Compare.Threshold), trim(100*rep.cfg.Search.Confidence))
+	line := "the first-parent line"
+	if rep.Merge != nil {
+		line = "the merge's side, and the merge"
+	}
+	fmt.Fprintf(w, "# bisect %s..%s: %d commits on %s, looking for the first %s one (threshold %s, %s%% confidence)\n",
+		rep.short(0), rep.short(n), n, line, rep.cfg.Search.Direction, percent(rep.cfg.Session.Compare.Threshold), trim(100*rep.cfg.Search.Confidence))
 	fmt.Fprintf(w, "# good: %s\n# bad: %s\n", rep.commit(0), rep.commit(n))
 }
 
@@ -183,6 +187,12 @@ func (rep *Report) Write(w io.Writer) error {
 	}
 	for i, c := range rep.Changes {
 		rep.writeHistory(w, i, c)
+	}
+	for _, sub := range rep.Sides {
+		fmt.Fprintf(w, "\nthe merge %s brings in %d commits:\n", sub.commit(len(sub.Path)-1), len(sub.Path)-2)
+		if err := sub.Write(w); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -24,6 +25,11 @@ type Config struct {
 	// ancestor of Bad, which has it. The commits searched are those of
 	// the first-parent line from Good to Bad.
 	Good, Bad string
+	// AllParents, when a change is found at a merge commit, searches the
+	// commits the merge brings in (the first-parent line of its second
+	// parent), against the merge's first parent, for the one that brought
+	// the change; and so on into merges found there.
+	AllParents bool
 	// Session is the template of every comparison, an interleaved ab
 	// session: the module (Dir, Packages), the build, the rounds, and
 	// Bench, the benchmarks. Its Compare.Threshold is the smallest change
@@ -133,9 +139,15 @@ type Report struct {
 	Warnings []string
 	// DB names the store.
 	DB string
+	// Merge, in the report of a merge's side (Sides), is the merge
+	// commit; Sides are the searches of the sides of merges found as
+	// changes, with Config.AllParents.
+	Merge *gitrev.Commit
+	Sides []*Report
 
 	cfg    Config
 	labels map[pair][]string
+	keys   map[string]bench.Key
 	// names are the benchmarks' names as `go test` prints them, by the
 	// names of Row.
 	names map[string]string
@@ -186,7 +198,7 @@ func Run(ctx context.Context, cfg Config, db *store.Store) (*Report, error) {
 	cfg.Good, cfg.Bad = path[0].Hash, path[len(path)-1].Hash
 	rep := &Report{Path: path, Good: given[0], Bad: given[1], DB: db.Name(), cfg: cfg, names: map[string]string{}}
 	o := &sessions{cfg: &rep.cfg, db: db, path: path, keys: map[string]bench.Key{}, labels: map[pair][]string{}}
-	rep.labels = o.labels
+	rep.labels, rep.keys = o.labels, o.keys
 	opts := cfg.Search
 	opts.Log = func(st Step) {
 		rep.steps++
@@ -213,7 +225,76 @@ func Run(ctx context.Context, cfg Config, db *store.Store) (*Report, error) {
 	if cfg.Log != nil {
 		rep.writeEnd(cfg.Log)
 	}
+	if cfg.AllParents {
+		return rep, rep.descend(ctx, db, 0)
+	}
 	return rep, nil
+}
+
+// maxDepth bounds how deep into merges of merges a bisection descends.
+const maxDepth = 4
+
+// descend searches the side of every merge commit found as a change:
+// the commits the merge brings in, between the merge's first parent (the
+// good end, as the change's parent) and the merge (the bad end).
+func (rep *Report) descend(ctx context.Context, db *store.Store, depth int) error {
+	if depth >= maxDepth || rep.Result == nil {
+		return nil
+	}
+	for _, c := range rep.Changes {
+		m := rep.Path[c.Culprit]
+		if !c.Found || len(m.Parents) < 2 || c.Size == nil {
+			continue
+		}
+		side, err := gitrev.Side(ctx, rep.cfg.Session.Dir, m.Hash)
+		if err != nil {
+			return err
+		}
+		parent, err := gitrev.CommitOf(ctx, rep.cfg.Session.Dir, m.Parents[0])
+		if err != nil {
+			return err
+		}
+		path := append(append([]gitrev.Commit{parent}, side...), m)
+		sub := &Report{Path: path, Good: parent.Short(), Bad: m.Short(), DB: rep.DB, cfg: rep.cfg, Merge: &path[len(path)-1], names: rep.names}
+		sub.cfg.Search.Direction = c.Direction
+		o := &sessions{cfg: &sub.cfg, db: db, path: path, keys: map[string]bench.Key{}, labels: map[pair][]string{}}
+		sub.labels = o.labels
+		opts := sub.cfg.Search
+		// The side's endpoints are the merge and its parent, whose
+		// comparison measured what changed: compare the same.
+		for _, r := range c.Size.Rows {
+			opts.Bench = append(opts.Bench, r.Name)
+		}
+		o.keys = maps.Clone(rep.keys)
+		log := rep.cfg.Log
+		opts.Log = func(st Step) {
+			sub.steps++
+			if log != nil {
+				sub.writeStep(log, st, o)
+			}
+		}
+		if log != nil {
+			fmt.Fprintf(log, "# the change is the merge %s: searching the %d commits it brings in\n", sub.commit(len(path)-1), len(side))
+			sub.writeHead(log)
+		}
+		rep.Sides = append(rep.Sides, sub)
+		res, err := Bisect(ctx, o, len(path)-1, opts)
+		sub.Result = res
+		sub.Warnings = o.warnings
+		for name, k := range o.keys {
+			sub.names[name] = k.FullName()
+		}
+		if err != nil {
+			return err
+		}
+		if log != nil {
+			sub.writeEnd(log)
+		}
+		if err := sub.descend(ctx, db, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // introduced finds the first commit of the path at which the benchmarks

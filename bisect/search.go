@@ -104,6 +104,10 @@ type Options struct {
 	MaxUndecided int
 	// MaxChanges bounds the changes searched for in one bisection.
 	MaxChanges int
+	// Bench, if not nil, names the benchmarks compared from the
+	// endpoints on; nil compares all the oracle selects at the endpoints,
+	// and those that changed after them.
+	Bench []string
 	// Log, if not nil, receives each step as it is taken.
 	Log func(Step)
 }
@@ -283,7 +287,7 @@ func Bisect(ctx context.Context, o Oracle, n int, opts Options) (*Result, error)
 	if n < 1 {
 		return nil, ErrNoRange
 	}
-	b := &bisector{o: o, opts: opts, outcomes: map[pair][]Outcome{}, res: &Result{N: n, Skipped: map[int]string{}}}
+	b := &bisector{o: o, opts: opts, bench: opts.Bench, outcomes: map[pair][]Outcome{}, res: &Result{N: n, Skipped: map[int]string{}}}
 	return b.res, b.run(ctx, n)
 }
 
@@ -303,9 +307,11 @@ func (b *bisector) run(ctx context.Context, n int) error {
 	}
 	b.res.Confirmed = true
 	// The later comparisons measure only what changed at the endpoints.
-	for _, r := range b.res.Endpoints.Rows {
-		if r.Verdict == b.opts.Direction {
-			b.bench = append(b.bench, r.Name)
+	if b.bench == nil {
+		for _, r := range b.res.Endpoints.Rows {
+			if r.Verdict == b.opts.Direction {
+				b.bench = append(b.bench, r.Name)
+			}
 		}
 	}
 	type segment struct {

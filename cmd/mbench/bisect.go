@@ -19,6 +19,7 @@ func init() {
 			fs.StringVar(&c.Good, "good", "", "a `revision` before the change")
 			fs.StringVar(&c.Bad, "bad", "", "a `revision` after the change")
 			faster := fs.Bool("improvement", false, "look for the first faster commit")
+			fs.BoolVar(&c.AllParents, "all-parents", false, "when the change is a merge, search the commits it brings in")
 			fs.Float64Var(&c.Search.Confidence, "confidence", c.Search.Confidence, "`probability` at which a commit is the culprit")
 			fs.Float64Var(&c.Search.StepError, "step-error", 0, "`probability` that a decided session is wrong (default: -alpha)")
 			fs.IntVar(&c.Search.MaxSteps, "max-steps", 0, "most `comparisons` per search (default: 3 per halving of the range + 12)")

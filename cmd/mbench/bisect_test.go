@@ -10,13 +10,15 @@ import (
 	"testing"
 )
 
-// bisectRepo makes a git repository of nine commits of a module with one
-// benchmark: commits 1 to 8 edit the README, commit 4 also breaks the
-// build (commit 5 mends it), and commit 6 makes the benchmark do three
-// times the work. It returns the directory and the hashes of the commits.
-func bisectRepo(t *testing.T) (string, []string) {
+// bisectRepo makes a git repository of a module with one benchmark and
+// six commits on its first-parent line: commits 1 to 5 edit the README,
+// commit 2 also breaks the build (commit 3 mends it), and commit 4 merges
+// a branch of two commits off commit 3, the second of which makes the
+// benchmark do three times the work. It returns the directory and the
+// hashes of the six commits and of the branch's two.
+func bisectRepo(t *testing.T) (dir string, hashes, side []string) {
 	t.Helper()
-	dir := t.TempDir()
+	dir = t.TempDir()
 	git := func(args ...string) string {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
@@ -35,34 +37,46 @@ func bisectRepo(t *testing.T) (string, []string) {
 	bench := func(units, extra string) string {
 		return "package m\n\nimport \"testing\"\n\nvar sink int\n\nfunc BenchmarkWork(b *testing.B) {\n\tfor range b.N {\n\t\tfor i := range " + units + " {\n\t\t\tsink += i\n\t\t}\n\t}\n}\n" + extra
 	}
-	git("init", "-q")
+	commit := func(msg string) string {
+		git("add", ".")
+		git("commit", "-qm", msg)
+		return git("rev-parse", "HEAD")
+	}
+	git("init", "-q", "-b", "main")
 	write("go.mod", "module example.com/m\n\ngo 1.26\n")
-	var hashes []string
-	for i := 0; i <= 8; i++ {
+	for i := 0; i <= 5; i++ {
+		if i == 4 {
+			git("checkout", "-q", "-b", "side")
+			write("side", "1\n")
+			side = append(side, commit("side 1"))
+			write("m_test.go", bench("3000", ""))
+			side = append(side, commit("side 2"))
+			git("checkout", "-q", "main")
+			git("merge", "-q", "--no-ff", "-m", "commit 4", "side")
+			hashes = append(hashes, git("rev-parse", "HEAD"))
+			continue
+		}
 		write("README", fmt.Sprintf("edit %d\n", i))
 		switch {
-		case i == 4:
+		case i == 2:
 			write("m_test.go", bench("1000", "\nfunc broken() { undefined() }\n"))
-		case i >= 6:
-			write("m_test.go", bench("3000", ""))
-		default:
+		case i < 4:
 			write("m_test.go", bench("1000", ""))
 		}
-		git("add", ".")
-		git("commit", "-qm", fmt.Sprintf("commit %d", i))
-		hashes = append(hashes, git("rev-parse", "HEAD"))
+		hashes = append(hashes, commit(fmt.Sprintf("commit %d", i)))
 	}
-	return dir, hashes
+	return dir, hashes, side
 }
 
 // TestBisect runs mbench bisect end to end on a history whose benchmark
-// got three times slower at a known commit, with one commit that does not
-// build: it finds the commit, names the skipped one, shows the sessions
-// as a history, and leaves the repository's working tree, index,
-// branches and git bisect state as they were; -resume then reuses the
+// got three times slower at a known commit of a merged branch, with one
+// commit that does not build: it finds the merge, and with -all-parents
+// the commit of the branch; names the skipped commit; shows the sessions
+// as a history; and leaves the repository's working tree, index,
+// branches and git bisect state as they were. -resume then reuses the
 // stored sessions, and endpoints without the change exit 1.
 func TestBisect(t *testing.T) {
-	repo, hashes := bisectRepo(t)
+	repo, hashes, side := bisectRepo(t)
 	db := filepath.Join(t.TempDir(), "m.db")
 	git := func(args ...string) string {
 		cmd := exec.Command("git", args...)
@@ -72,7 +86,7 @@ func TestBisect(t *testing.T) {
 		return string(out)
 	}
 	// A git bisect of the user's own, in progress, and uncommitted work.
-	git("bisect", "start", hashes[8], hashes[0])
+	git("bisect", "start", hashes[5], hashes[0])
 	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -92,17 +106,19 @@ func TestBisect(t *testing.T) {
 			"-budget-per-benchmark", "0", "-threshold", "0.5"}, args...), &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
-	code, out, errOut := call("-good", hashes[0], "-bad", hashes[8])
+	code, out, errOut := call("-all-parents", "-good", hashes[0], "-bad", hashes[5])
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	short := func(i int) string { return hashes[i][:12] }
 	for _, want := range []string{
-		"first slower commit [" + short(6) + "] commit 6",
-		"skip " + short(4) + " commit 4",
-		"[" + short(4) + "] commit 4: building ",
+		"first slower commit [" + short(4) + "] commit 4",
+		"the merge [" + short(4) + "] commit 4 brings in 2 commits",
+		"first slower commit [" + side[1][:12] + "] side 2",
+		"skip " + short(2) + " commit 2",
+		"[" + short(2) + "] commit 2: building ",
 		"<- first slower",
-		"against its parent " + short(5) + ": BenchmarkWork",
+		"against its parent " + short(3) + ": BenchmarkWork",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -117,8 +133,16 @@ func TestBisect(t *testing.T) {
 	line, _, _ = strings.Cut(line, "\n")
 	var hout, herr bytes.Buffer
 	hargs := append([]string{"history", "-min-runs", "1"}, strings.Fields(line)[2:]...)
-	if code := mbench(hargs, &hout, &herr); code != exitOK || !strings.Contains(hout.String(), short(0)+".."+short(6)) {
+	if code := mbench(hargs, &hout, &herr); code != exitOK || !strings.Contains(hout.String(), short(0)+".."+short(4)) {
 		t.Errorf("%q: exit %d\n%s%s", hargs, code, &hout, &herr)
+	}
+	// The side's endpoints are the merge and its parent, whose stored
+	// session is reused.
+	ends := "# step 1, endpoints: " + short(4) + " against " + short(3) + ": "
+	if i := strings.Index(out, ends); i < 0 {
+		t.Errorf("no endpoints of the merge's side:\n%s", out)
+	} else if _, label, _ := strings.Cut(out[i:], "(session "); !strings.Contains(out[:i], "(session "+strings.TrimRight(strings.Fields(label)[0], ",)")) {
+		t.Errorf("the merge was compared with its parent anew (%s):\n%s", strings.Fields(label)[0], out)
 	}
 	if after := state(); after != before {
 		t.Errorf("the repository changed:\nbefore:\n%s\nafter:\n%s", before, after)
@@ -130,7 +154,7 @@ func TestBisect(t *testing.T) {
 	if code != exitOK || strings.Contains(errOut, "interleaved") {
 		t.Errorf("-resume: exit %d, sessions run:\n%s", code, errOut)
 	}
-	if !strings.Contains(out2, "first slower commit ["+short(6)+"]") {
+	if !strings.Contains(out2, "first slower commit ["+short(4)+"]") {
 		t.Errorf("-resume found something else:\n%s", out2)
 	}
 
@@ -141,8 +165,8 @@ func TestBisect(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"-good", hashes[0]},
-		{"-good", hashes[0], "-bad", hashes[8], "-alpha", "2"},
-		{"-good", hashes[0], "-bad", hashes[8], "-confidence", "1"},
+		{"-good", hashes[0], "-bad", hashes[5], "-alpha", "2"},
+		{"-good", hashes[0], "-bad", hashes[5], "-confidence", "1"},
 	} {
 		if code, _, errOut := call(bad...); code != exitUsage && code != exitError {
 			t.Errorf("%q: exit %d\n%s", bad, code, errOut)

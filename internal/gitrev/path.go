@@ -85,3 +85,54 @@ func parseCommit(line string) (Commit, error) {
 	}
 	return Commit{Hash: fields[0], Parents: fields[1:], Subject: subject}, nil
 }
+
+// Side returns the commits that merge commit rev of the repository
+// containing dir brings in from its second parent: the first-parent line
+// of the second parent back to where it meets the first parent's history,
+// oldest first.
+func Side(ctx context.Context, dir, rev string) ([]Commit, error) {
+	top, err := toplevel(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	m, err := verify(ctx, top, rev)
+	if err != nil {
+		return nil, err
+	}
+	c, err := commit(ctx, top, m)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Parents) < 2 {
+		return nil, fmt.Errorf("%s is not a merge commit", rev)
+	}
+	out, err := git(ctx, top, "log", "--reverse", "--topo-order", "--first-parent", "--format=%H %P%x09%s", c.Parents[0]+".."+c.Parents[1], "--")
+	if err != nil {
+		return nil, err
+	}
+	var side []Commit
+	for line := range strings.SplitSeq(out, "\n") {
+		if line == "" {
+			continue
+		}
+		c, err := parseCommit(line)
+		if err != nil {
+			return nil, err
+		}
+		side = append(side, c)
+	}
+	return side, nil
+}
+
+// CommitOf returns the commit rev names in the repository containing dir.
+func CommitOf(ctx context.Context, dir, rev string) (Commit, error) {
+	top, err := toplevel(ctx, dir)
+	if err != nil {
+		return Commit{}, err
+	}
+	h, err := verify(ctx, top, rev)
+	if err != nil {
+		return Commit{}, err
+	}
+	return commit(ctx, top, h)
+}

@@ -54,6 +54,16 @@ func TestPath(t *testing.T) {
 			t.Errorf("Path(%s, %s) succeeded", bad[0], bad[1])
 		}
 	}
+	side, err := Side(ctx, dir, "HEAD")
+	if err != nil || len(side) != 1 || side[0].Subject != "side one" {
+		t.Errorf("Side(HEAD) = %+v, %v; want the commit side one", side, err)
+	}
+	if _, err := Side(ctx, dir, "HEAD~1"); err == nil {
+		t.Errorf("Side of a commit with one parent succeeded")
+	}
+	if c, err := CommitOf(ctx, dir, "HEAD~1"); err != nil || c.Subject != "v3" {
+		t.Errorf("CommitOf(HEAD~1) = %+v, %v", c, err)
+	}
 	// Path only reads: the working tree and the branch are as they were.
 	if b, _ := os.ReadFile(filepath.Join(dir, "sub", "v.txt")); string(b) != "3" {
 		t.Errorf("v.txt holds %q", b)
