@@ -196,13 +196,17 @@ func (s *sessions) outcome(q Query, slot int, r *bench.Run, sess *ab.Session, ru
 	s.labels[p] = append(s.labels[p], label)
 	out := Outcome{Ref: label}
 	if sess != nil && runErr != nil {
-		failed := len(sess.OnlyOld)+len(sess.OnlyNew) > 0
+		// Benchmarks that failed are looked at below; a failure of
+		// others (a package whose benchmarks could not be listed) is
+		// a warning, as long as some benchmark was measured.
+		measured := false
 		for _, b := range sess.Benchmarks {
-			failed = failed || b.Stop == ab.StopFailed
+			measured = measured || b.Stop != ab.StopFailed && b.Rounds > 0
 		}
-		if !failed {
+		if !measured || errors.Is(runErr, store.ErrConnectionLost) {
 			return Outcome{}, runErr
 		}
+		s.warnings = append(s.warnings, fmt.Sprintf("session %s: %v", label, runErr))
 	}
 	if sess != nil {
 		for _, b := range sess.Benchmarks {
