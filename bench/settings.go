@@ -175,4 +175,9 @@ const (
 	SettingBisectConfidence = "bisect-confidence"
 	SettingBisectStepError  = "bisect-step-error"
 	SettingBisectMaxSteps   = "bisect-max-steps"
+	// SettingBisectMark, on the session that compared a change's first
+	// commit with the reference of its search, says what the bisection
+	// found there ("first slower commit, probability 0.99"), for the
+	// history of the sessions to mark.
+	SettingBisectMark = "bisect-mark"
 )

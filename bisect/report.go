@@ -204,15 +204,9 @@ func (rep *Report) writeHistory(w io.Writer, i int, c Change) {
 	fmt.Fprintf(w, "\nhistory of %s..%s against %s:\n", rep.short(c.From), rep.short(c.To), rep.short(c.From))
 	var labels []string
 	for k := c.From + 1; k <= c.To; k++ {
-		p := pair{c.From, k}
-		var o *Outcome
-		for _, st := range rep.Steps {
-			if st.Old == p.old && st.New == p.new && st.Outcome.Failed == nil {
-				o = &st.Outcome
-				if decided(st.Outcome) {
-					break
-				}
-			}
+		o := rep.historyOutcome(c, k)
+		if label := rep.historyLabel(c, k); label != "" {
+			labels = append(labels, quote(label))
 		}
 		mark := ""
 		switch {
@@ -234,11 +228,42 @@ func (rep *Report) writeHistory(w io.Writer, i int, c Change) {
 			rs = append(rs, fmt.Sprintf("%s %-12v", ratio(r), r.Verdict))
 		}
 		fmt.Fprintf(w, "  %s  %-40s%s\n", rep.short(k), strings.Join(rs, " "), mark)
-		labels = append(labels, quote(o.Ref))
 	}
 	if len(labels) > 1 {
 		fmt.Fprintf(w, "  mbench history -db %s %s\n", quote(rep.DB), strings.Join(labels, " "))
 	}
+}
+
+// historyOutcome returns the comparison of commit k with the reference of
+// change c's search that the history shows: the first decided one, or
+// else the last; nil when there is none.
+func (rep *Report) historyOutcome(c Change, k int) *Outcome {
+	var o *Outcome
+	for _, st := range rep.Steps {
+		if st.Old == c.From && st.New == k && st.Outcome.Failed == nil {
+			o = &st.Outcome
+			if decided(st.Outcome) {
+				break
+			}
+		}
+	}
+	return o
+}
+
+// historyLabel is the label of the session historyOutcome returns or,
+// when commit k was not compared with the reference, of a decided
+// comparison of k with its parent: the history of the sessions shows the
+// newer commit of each. It is "" for none.
+func (rep *Report) historyLabel(c Change, k int) string {
+	if o := rep.historyOutcome(c, k); o != nil {
+		return o.Ref
+	}
+	for _, st := range rep.Steps {
+		if st.Old == k-1 && st.New == k && decided(st.Outcome) {
+			return st.Outcome.Ref
+		}
+	}
+	return ""
 }
 
 // quote quotes s for a shell when it needs it.

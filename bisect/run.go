@@ -225,10 +225,37 @@ func Run(ctx context.Context, cfg Config, db *store.Store) (*Report, error) {
 	if cfg.Log != nil {
 		rep.writeEnd(cfg.Log)
 	}
+	if err := rep.mark(db); err != nil {
+		return rep, err
+	}
 	if cfg.AllParents {
 		return rep, rep.descend(ctx, db, 0)
 	}
 	return rep, nil
+}
+
+// mark records, with the session that compared each change's first
+// commit with the reference of its search, what the bisection found there
+// (bench.SettingBisectMark), for the history of the sessions to show.
+func (rep *Report) mark(db *store.Store) error {
+	for _, c := range rep.Changes {
+		if !c.Found {
+			continue
+		}
+		label := rep.historyLabel(c, c.Culprit)
+		if label == "" {
+			continue
+		}
+		id, err := db.Resolve(store.LabelPrefix + label)
+		if err != nil {
+			return err
+		}
+		mark := fmt.Sprintf("first %s commit of %s..%s (bisect), probability %s", c.Direction, rep.short(c.From), rep.short(c.To), prob(c.Prob))
+		if err := db.SetSettings(id, map[string]string{bench.SettingBisectMark: mark}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxDepth bounds how deep into merges of merges a bisection descends.
@@ -289,6 +316,9 @@ func (rep *Report) descend(ctx context.Context, db *store.Store, depth int) erro
 		}
 		if log != nil {
 			sub.writeEnd(log)
+		}
+		if err := sub.mark(db); err != nil {
+			return err
 		}
 		if err := sub.descend(ctx, db, depth+1); err != nil {
 			return err

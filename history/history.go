@@ -62,6 +62,9 @@ type Point struct {
 	// Center is the mean of the run's measurement iterations; Lo and Hi
 	// bound its confidence interval (NaN when it has none).
 	Center, Lo, Hi float64
+	// Mark is what a bisection found at the run's commit (the run's
+	// bench.SettingBisectMark), "" for none.
+	Mark string
 }
 
 // A Change is a step in a series.
@@ -291,7 +294,8 @@ func (sd *seriesData) analyze(k bench.Key, unit string, runs []*bench.Run, versi
 		if v := versions[ri]; v != "" {
 			label += " " + v
 		}
-		s.Points = append(s.Points, Point{Run: r.ID, Label: label, Time: r.Start, Center: iv.Center, Lo: iv.Lo, Hi: iv.Hi})
+		s.Points = append(s.Points, Point{Run: r.ID, Label: label, Time: r.Start, Center: iv.Center, Lo: iv.Lo, Hi: iv.Hi,
+			Mark: r.Settings[bench.SettingBisectMark]})
 		centers[p] = iv.Center
 	}
 	d := stats.Divisive{Alpha: opts.Alpha, Window: opts.Window, Permutations: opts.Permutations,

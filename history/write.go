@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/mbench/mbench/bench"
@@ -55,6 +56,9 @@ func writeText(w io.Writer, series []*Series) error {
 			change := ""
 			if c, ok := changes[p]; ok {
 				change = fmt.Sprintf("%s [%s, %s] p=%.2g", pct(c.Ratio), pct(c.Lo), pct(c.Hi), c.P)
+			}
+			if pt.Mark != "" {
+				change = strings.TrimSpace(change + " <- " + pt.Mark)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", pt.Run, pt.Label, benchunit.Scale(pt.Center, cls), ci, change)
 		}
@@ -120,6 +124,7 @@ type jsonPoint struct {
 	Center bench.Number `json:"center"`
 	Lo     bench.Number `json:"lo"`
 	Hi     bench.Number `json:"hi"`
+	Mark   string       `json:"mark,omitempty"`
 }
 
 type jsonChange struct {
@@ -137,7 +142,7 @@ func writeJSON(w io.Writer, series []*Series) error {
 	for _, s := range series {
 		js := jsonSeries{Pkg: s.Pkg, Name: s.Name, Unit: s.Unit, Points: []jsonPoint{}, Changes: []jsonChange{}, MinRuns: s.MinRuns}
 		for _, p := range s.Points {
-			jp := jsonPoint{Run: p.Run, Label: p.Label, Center: bench.Number(p.Center), Lo: bench.Number(p.Lo), Hi: bench.Number(p.Hi)}
+			jp := jsonPoint{Run: p.Run, Label: p.Label, Center: bench.Number(p.Center), Lo: bench.Number(p.Lo), Hi: bench.Number(p.Hi), Mark: p.Mark}
 			if !p.Time.IsZero() {
 				jp.Time = p.Time.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
 			}

@@ -124,7 +124,8 @@ func TestBisect(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	// The sessions against the good commit, as a history.
+	// The sessions against the good commit, as a history with the
+	// first slower commit marked.
 	i := strings.Index(out, "mbench history ")
 	if i < 0 {
 		t.Fatalf("no history command:\n%s", out)
@@ -133,7 +134,7 @@ func TestBisect(t *testing.T) {
 	line, _, _ = strings.Cut(line, "\n")
 	var hout, herr bytes.Buffer
 	hargs := append([]string{"history", "-min-runs", "1"}, strings.Fields(line)[2:]...)
-	if code := mbench(hargs, &hout, &herr); code != exitOK || !strings.Contains(hout.String(), short(0)+".."+short(4)) {
+	if code := mbench(hargs, &hout, &herr); code != exitOK || !strings.Contains(hout.String(), "<- first slower commit of "+short(0)+".."+short(5)) {
 		t.Errorf("%q: exit %d\n%s%s", hargs, code, &hout, &herr)
 	}
 	// The side's endpoints are the merge and its parent, whose stored
