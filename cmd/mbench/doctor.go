@@ -44,38 +44,14 @@ func init() {
 // it could not check.
 func doctor(e *env, bins []string) error {
 	wd, _ := os.Getwd()
-	p := run.Detect(context.Background(), wd)
-	fmt.Fprint(e.stdout, p.Header())
-	warnings, unchecked := run.PlatformWarnings(p), p.Unchecked()
-	for _, bin := range bins {
-		c, err := run.CheckBinary(bin)
-		if err != nil {
-			return err
-		}
-		warnings = append(warnings, c.Problems...)
-		unchecked = append(unchecked, c.Unchecked...)
+	c, err := run.Doctor(context.Background(), wd, bins)
+	if err != nil {
+		return err
 	}
-	if len(warnings) == 0 {
-		fmt.Fprintln(e.stdout, "\nno problems found")
-	} else {
-		fmt.Fprintln(e.stdout)
-		for _, w := range warnings {
-			fmt.Fprintf(e.stdout, "- %s\n", w)
-		}
+	if err := c.WriteText(e.stdout); err != nil {
+		return err
 	}
-	if len(unchecked) > 0 {
-		fmt.Fprintln(e.stdout, "\nnot checked:")
-		for _, u := range unchecked {
-			fmt.Fprintf(e.stdout, "- %s\n", u)
-		}
-	}
-	if len(warnings) == 0 {
-		return nil
-	}
-	if len(warnings) == 1 {
-		return fmt.Errorf("1 problem found")
-	}
-	return fmt.Errorf("%d problems found", len(warnings))
+	return c.Err()
 }
 
 // doctorNoise measures the machine's noise for d, prints it and keeps it

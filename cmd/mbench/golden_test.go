@@ -518,8 +518,9 @@ func copyDir(t *testing.T, from, to string) {
 //     configuration lines in exports; the kernel, governor, turbo and load
 //     of stored runs, which some machines do not know, are dropped;
 //   - the platform's own warnings (CPU frequency governor, other work
-//     keeping the CPUs busy) are dropped: they depend on the machine and
-//     the moment;
+//     keeping the CPUs busy, a high load average) and what doctor could
+//     not check of it (governor, turbo, ...) are dropped: they depend on
+//     the machine and the moment;
 //   - wall-clock durations and times become <dur> and <time>: the wall
 //     time and the criterion's check time of a run (the "check" column of
 //     its table, realigned), elapsed times of progress lines and the time
@@ -619,23 +620,32 @@ var normalizations = []struct {
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)`), "<time>"},
 }
 
-// machineWarning matches a warning about the machine (run.PlatformWarnings),
-// in a command's stderr or in doctor's list: the text of each warning up to
-// its first variable part, as a machine with every problem gets it.
+// machineWarning matches a warning about the machine (run.PlatformWarnings,
+// run.MachineProblems), in a command's stderr or in doctor's list: the
+// text of each warning up to its first variable part, as a machine with
+// every problem gets it.
 var machineWarning = func() *regexp.Regexp {
 	var alts []string
-	for _, w := range run.PlatformWarnings(run.Platform{Governor: "powersave", Busy: 1, Load: 1, Cores: 1}) {
-		fixed := w
-		if i := strings.IndexAny(w, `"0123456789`); i >= 0 {
-			fixed = w[:i]
-		}
-		if len(fixed) < 10 {
-			panic(fmt.Sprintf("machine warning %q: too little fixed text to recognise it by", w))
-		}
-		alts = append(alts, regexp.QuoteMeta(fixed))
+	busy := run.MachineProblems(run.Platform{Governor: "powersave", Busy: 1, Load: 1, Cores: 1})
+	loaded := run.MachineProblems(run.Platform{Busy: 0, Load: 9, Cores: 1})
+	for _, w := range append(busy, loaded...) {
+		alts = append(alts, fixedStart(w))
 	}
 	return regexp.MustCompile(`(?m)^(?:mbench: warning: |- )(?:` + strings.Join(alts, "|") + `).*\n`)
 }()
+
+// fixedStart quotes the text of a message about the machine up to its
+// first variable part.
+func fixedStart(msg string) string {
+	fixed := msg
+	if i := strings.IndexAny(msg, `"0123456789`); i >= 0 {
+		fixed = msg[:i]
+	}
+	if len(fixed) < 10 {
+		panic(fmt.Sprintf("message about the machine %q: too little fixed text to recognise it by", msg))
+	}
+	return regexp.QuoteMeta(fixed)
+}
 
 var durationCell = regexp.MustCompile(`^` + duration + `$`)
 
@@ -734,12 +744,12 @@ func discountMachineProblems(out string, n int) string {
 }
 
 // machineUnchecked matches what doctor could not read of the machine
-// (run.Platform.Unchecked), which depends on the machine, and
+// (run.MachineUnchecked), which depends on the machine, and
 // emptyUnchecked the heading of a list left empty without it.
 var (
 	machineUnchecked = func() *regexp.Regexp {
 		var alts []string
-		for _, u := range (&run.Platform{}).Unchecked() {
+		for _, u := range run.MachineUnchecked(run.Platform{Load: -1, Busy: -1}) {
 			fixed, _, _ := strings.Cut(u, ":")
 			alts = append(alts, regexp.QuoteMeta(fixed+":"))
 		}
