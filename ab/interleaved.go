@@ -1022,8 +1022,8 @@ func Decided(iv stats.Interval, threshold float64) bool {
 	return change || (iv.Lo >= 1-threshold && iv.Hi <= 1+threshold)
 }
 
-// Stopped summarises why the benchmarks stopped, e.g. "12 decided, 2 max
-// rounds", in a fixed order.
+// Stopped summarises why the benchmarks stopped, e.g. "12 decided, 2
+// undecided at -max-rounds", in a fixed order.
 func (s *Session) Stopped() string {
 	counts := map[string]int{}
 	for _, b := range s.Benchmarks {
@@ -1032,10 +1032,19 @@ func (s *Session) Stopped() string {
 	var parts []string
 	for _, why := range []string{StopDecided, StopMaxRounds, StopBudget, StopFailed, StopCancelled} {
 		if counts[why] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[why], why))
+			parts = append(parts, fmt.Sprintf("%d %s", counts[why], stopWords[why]))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// stopWords says why benchmarks stopped, after their count.
+var stopWords = map[string]string{
+	StopDecided:   "decided",
+	StopMaxRounds: "undecided at -max-rounds",
+	StopBudget:    "undecided when the time budget ran out",
+	StopFailed:    "failed",
+	StopCancelled: "interrupted",
 }
 
 // Units returns the units the session measured that a comparison reports:
@@ -1081,9 +1090,13 @@ func (s *Session) Note() string {
 	if s.cfg.Pairing == PairingTurns {
 		how = fmt.Sprintf("per round a process of each version at once, taking turns for %d iterations (fewer, down to %d, when an operation is long) after %d warm-up; a round's ratio is the median of its paired iterations'", s.cfg.Iterations, minTurnIterations, s.cfg.Warmup)
 	}
-	note := fmt.Sprintf("interleaved: %d rounds in %v (%s); %s; intervals at %s%% per look, %s%% over the %d looks %v; figures at the GOMAXPROCS in each name",
-		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(), how,
-		compare.Percent(1-s.Sequence.LookAlpha()), compare.Percent(1-s.Sequence.Alpha), len(s.Sequence.Looks), s.Sequence.Looks)
+	looks := make([]string, len(s.Sequence.Looks))
+	for i, n := range s.Sequence.Looks {
+		looks[i] = strconv.Itoa(n)
+	}
+	note := fmt.Sprintf("interleaved: %d rounds in %v (%s); %s; verdicts looked at after rounds %s, with intervals at %s%% at each look, %s%% over all; figures at the GOMAXPROCS in each name",
+		s.Rounds, s.Elapsed.Round(time.Second), s.Stopped(), how, strings.Join(looks, ", "),
+		compare.Percent(1-s.Sequence.LookAlpha()), compare.Percent(1-s.Sequence.Alpha))
 	if s.cfg.noise != "" {
 		note += "\nmachine " + s.cfg.noise
 	}

@@ -27,17 +27,44 @@ const (
 // digits, "1.00e+308", so that any finite value takes at most ten
 // characters and shows its leading digits (benchunit.Scale alone writes
 // 1e308 with 309 digits, and 1e-320 as 0.000). NaN is "-".
+//
+// Zero is "0", and a whole number of a unit that counts (B/op,
+// allocs/op) below the first prefix is written as go test writes it,
+// "1016" and "100", not "1016.0" and "100.0": those units are whole
+// numbers per iteration, and a mean that is one says exactly that.
 func FormatValue(v float64, unit string) string {
-	if math.IsNaN(v) {
+	switch {
+	case math.IsNaN(v):
 		return "-"
+	case v == 0:
+		return "0"
 	}
 	cls := benchunit.ClassOf(unit)
+	prefix := 1000.0 // the first prefix, k
+	if cls == benchunit.Binary {
+		prefix = 1024 // Ki
+	}
+	if r := math.Round(v); counts(unit) && math.Abs(v-r) <= wholeTolerance*math.Abs(v) && math.Abs(r) < prefix {
+		return strconv.FormatFloat(r, 'f', 0, 64)
+	}
 	lo, hi := minDecimal, maxDecimal
 	if cls == benchunit.Binary {
 		lo, hi = minBinary, maxBinary
 	}
-	if a := math.Abs(v); v == 0 || a >= lo && a < hi {
+	if a := math.Abs(v); a >= lo && a < hi {
 		return benchunit.Scale(v, cls)
 	}
 	return strconv.FormatFloat(v, 'e', 2, 64)
+}
+
+// wholeTolerance is how far, relative to it, a value of a unit that
+// counts may be from a whole number and still be written as one: a
+// geometric mean of equal whole numbers, exp(mean(log x)), comes back a
+// few units in the last place off.
+const wholeTolerance = 1e-9
+
+// counts reports whether values of unit count things, whole numbers per
+// iteration: bytes or allocations per op.
+func counts(unit string) bool {
+	return unit == "B/op" || unit == "allocs/op"
 }

@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/mbench/mbench/bench"
-	"golang.org/x/perf/benchunit"
 )
 
 // Formats are the formats Write knows.
@@ -43,7 +42,6 @@ func writeText(w io.Writer, series []*Series) error {
 		}
 		fmt.Fprintf(tw, "%s (%s)\n", name, s.Unit)
 		fmt.Fprintf(tw, "run\tlabel\tcenter\t%.0f%% CI\tchange\n", level*100)
-		cls := benchunit.ClassOf(s.Unit)
 		changes := make(map[int]Change)
 		for _, c := range s.Changes {
 			changes[c.Index] = c
@@ -51,7 +49,7 @@ func writeText(w io.Writer, series []*Series) error {
 		for p, pt := range s.Points {
 			ci := "-"
 			if !math.IsNaN(pt.Lo) {
-				ci = fmt.Sprintf("[%s, %s]", benchunit.Scale(pt.Lo, cls), benchunit.Scale(pt.Hi, cls))
+				ci = fmt.Sprintf("[%s, %s]", bench.FormatValue(pt.Lo, s.Unit), bench.FormatValue(pt.Hi, s.Unit))
 			}
 			change := ""
 			if c, ok := changes[p]; ok {
@@ -60,7 +58,7 @@ func writeText(w io.Writer, series []*Series) error {
 			if pt.Mark != "" {
 				change = strings.TrimSpace(change + " <- " + pt.Mark)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", pt.Run, pt.Label, benchunit.Scale(pt.Center, cls), ci, change)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", pt.Run, pt.Label, bench.FormatValue(pt.Center, s.Unit), ci, change)
 		}
 		fmt.Fprintln(tw, Summary(s))
 	}

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"golang.org/x/perf/benchunit"
+	"github.com/mbench/mbench/bench"
 )
 
 // A Format is an output format of a Report or a ReplayReport.
@@ -61,13 +61,12 @@ func (r *Report) writeText(w io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "benchmark\tfull\tplan\tmetric\ttime full\ttime plan\tchange\tminimum\trandom\t\n")
-	cls := benchunit.ClassOf(r.Unit)
 	for _, res := range r.Results {
 		flag := ""
 		if !res.Plan.Stable {
 			flag = "not stable"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", res.Key, benchunit.Scale(res.Full.Result, cls), r.config(res.Plan),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", res.Key, bench.FormatValue(res.Full.Result, r.Unit), r.config(res.Plan),
 			pct(res.Plan.Metric), iterTime(res.Full.cost(), o.IterTime), iterTime(res.Plan.cost(), o.IterTime),
 			pct(res.Plan.Change), pct(res.Minimum.Change), pct(res.Random.Change), flag)
 	}

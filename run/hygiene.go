@@ -98,8 +98,13 @@ func ResultWarnings(r *Result, metric string) []stop.Note {
 		if m.Coord.Phase == bench.Measure {
 			measure = append(measure, v)
 		}
+		// A fork's first iteration holds its process's first op (see
+		// MinOps): it counts only when measured, as without warm-up;
+		// warm-up that discards it has done its work.
 		if m.Coord.Iteration == 0 {
-			firsts = append(firsts, v)
+			if m.Coord.Phase == bench.Measure {
+				firsts = append(firsts, v)
+			}
 		} else {
 			rest = append(rest, v)
 		}
@@ -116,12 +121,12 @@ func ResultWarnings(r *Result, metric string) []stop.Note {
 	if len(firsts) > 0 && len(rest) > 0 {
 		if ratio := stats.Median(firsts) / stats.Median(rest); ratio > slowFirst {
 			w = append(w, stop.Note{Problem: "the first iteration of a fork is much slower than the rest: start-up cost is in the measurement",
-				Advice: "keep warm-up iterations (-wi-min) or move set-up before b.ResetTimer",
+				Advice: "keep warm-up iterations (-wi-min 1 or more), or do one-time set-up before the timing starts: before b.ResetTimer in a b.N loop, before the loop with b.Loop",
 				Detail: fmt.Sprintf("%.1fx", ratio)})
 		}
 	}
 	if cv := stats.CV(measure); cv > noisyCV && !math.IsNaN(cv) {
-		w = append(w, stop.Note{Problem: fmt.Sprintf("noisy results: iterations vary by more than %.0f%% (CV)", 100*noisyCV),
+		w = append(w, stop.Note{Problem: fmt.Sprintf("noisy results: iterations vary by more than %.0f%% (coefficient of variation)", 100*noisyCV),
 			Advice: "look for interference, or lengthen -iter",
 			Detail: fmt.Sprintf("%.0f%%", 100*cv)})
 	}

@@ -454,16 +454,20 @@ func (p *Prepared) Header() string {
 	head := fmt.Sprintf("run: %s (%s), %d benchmarks, ", p.ID, name, len(p.Targets))
 	switch {
 	case j.Plan != nil && j.PlanBound:
-		return head + fmt.Sprintf("plan %s as the upper bound of criterion %s, iteration %v, warm-up %d-%d",
+		return head + fmt.Sprintf("plan %s as the most forks, fewer once the results settle (-criterion %s); iterations of %v, %d-%d warm-up per fork",
 			j.PlanFile, j.Criterion, c.IterTime, c.WarmupMin, c.WarmupMax)
 	case j.Plan != nil:
-		return head + fmt.Sprintf("plan %s (full run %v), iteration %v, %s", j.PlanFile, j.Plan.Levels, c.IterTime, fixedWarmup(c))
+		return head + fmt.Sprintf("plan %s (full run %v), iterations of %v, %s", j.PlanFile, j.Plan.Levels, c.IterTime, fixedWarmup(c))
 	case j.Levels != "":
 		l, _ := bench.ParseLevels(j.Levels)
-		return head + fmt.Sprintf("levels %v (suite runs × forks × iterations), iteration %v, %s", l, c.IterTime, fixedWarmup(c))
+		return head + fmt.Sprintf("levels %v (suite runs × forks × iterations), iterations of %v, %s", l, c.IterTime, fixedWarmup(c))
 	}
-	return head + fmt.Sprintf("criterion %s, iteration %v, warm-up %d-%d, %d measured per fork, forks %d-%d",
-		j.Criterion, c.IterTime, c.WarmupMin, c.WarmupMax, c.Measure, c.ForksMin, c.ForksMax)
+	forks := fmt.Sprintf("%d to %d forks, until the results settle (-criterion %s)", c.ForksMin, c.ForksMax, j.Criterion)
+	if j.Criterion == (stop.Static{}).Name() {
+		forks = fmt.Sprintf("%d forks (-criterion static)", c.ForksMax)
+	}
+	return head + fmt.Sprintf("iterations of %v, %d-%d warm-up and %d measured per fork; %s",
+		c.IterTime, c.WarmupMin, c.WarmupMax, c.Measure, forks)
 }
 
 // fixedWarmup describes the warm-up of a fixed configuration's forks (see

@@ -311,9 +311,9 @@ func TestNotes(t *testing.T) {
 		t.Errorf("note %q", g)
 	}
 	o := fastOptions()
-	legend := StopLegend([]string{"levels 1,2,3", "max", "levels 2,2,2"}, &o)
-	if len(legend) != 2 || legend[0].Code != "max" || legend[1].Code != "levels S,I,D" {
-		t.Errorf("legend %+v, want max and the levels' one entry", legend)
+	legend := StopLegend([]string{"levels 1,2,3", stopMax, "levels 2,2,2"}, &o)
+	if len(legend) != 2 || legend[0].Code != stopMax || legend[1].Code != "levels S,I,D" {
+		t.Errorf("legend %+v, want %q and the levels' one entry", legend, stopMax)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/stop"
 )
 
@@ -12,17 +13,18 @@ import (
 // StopLegend explains the ones a summary uses, and the full reason of each
 // benchmark is stored with the run (settings stop/<benchmark>).
 const (
-	stopStable  = "stable"  // the criterion found the forks stable
-	stopMax     = "max"     // -f-max reached first
-	stopFixed   = "fixed"   // a fixed configuration: -criterion static, -levels, -plan
-	stopPartial = "partial" // the run ended before the benchmark did
-	stopFailed  = "FAILED"  // a fork failed
-	stopNone    = "none"    // no fork produced a measurement
-	stopLevels  = "levels " // prefix of a fixed configuration's own levels (-levels, -plan)
+	stopStable  = "settled"    // the criterion found the forks stable
+	stopMax     = "fork limit" // -f-max reached first
+	stopFixed   = "all forks"  // a fixed configuration: -criterion static, -levels, -plan
+	stopPartial = "cut short"  // the run ended before the benchmark did
+	stopFailed  = "FAILED"     // a fork failed
+	stopNone    = "no results" // no fork produced a measurement
+	stopLevels  = "levels "    // prefix of a fixed configuration's own levels (-levels, -plan)
 )
 
-// StopCode says in a word why r stopped: stable, max, fixed, partial,
-// FAILED, none, or the levels of its fixed configuration ("levels 2,3,5").
+// StopCode says in a word or two why r stopped: settled, fork limit, all
+// forks, cut short, FAILED, no results, or the levels of its fixed
+// configuration ("levels 2,3,5").
 func StopCode(r *Result) string {
 	rep := r.Report
 	switch {
@@ -49,8 +51,8 @@ type Legend struct{ Code, Text string }
 // with options o. The levels of fixed configurations share one entry.
 func StopLegend(codes []string, o *Options) []Legend {
 	all := []Legend{
-		{stopStable, fmt.Sprintf("%s found the forks stable before -f-max %d", o.Criterion, o.Config.ForksMax)},
-		{stopMax, fmt.Sprintf("-f-max reached before %s found the forks stable", o.Criterion)},
+		{stopStable, SettledWords(o)},
+		{stopMax, fmt.Sprintf("-f-max %d forks ran and the results had not settled; more forks may narrow the interval", o.Config.ForksMax)},
 		{stopFixed, "every fork of a fixed configuration ran (-criterion static, -levels, -plan)"},
 		{stopPartial, "the run ended before the benchmark did"},
 		{stopFailed, "a fork failed; its error is below"},
@@ -66,6 +68,23 @@ func StopLegend(codes []string, o *Options) []Legend {
 		}
 	}
 	return out
+}
+
+// SettledWords says in plain words when the criterion of o finds a
+// benchmark's forks stable, as -criterion and its threshold set it: "one
+// more fork changed the results' coefficient of variation by at most 1%
+// (-criterion cv)".
+func SettledWords(o *Options) string {
+	t := o.CriterionOptions
+	switch o.Criterion {
+	case stop.CV{}.Name():
+		return fmt.Sprintf("one more fork changed the results' coefficient of variation by at most %s (-criterion cv)", compare.Percent(t.CVThreshold)+"%")
+	case stop.RCIW{}.Name():
+		return fmt.Sprintf("one more fork changed the relative width of the results' confidence interval by at most %s (-criterion rciw)", compare.Percent(t.RCIWThreshold)+"%")
+	case stop.KLD{}.Name():
+		return fmt.Sprintf("one more fork left the distribution of the results alike, with probability above %g (-criterion kld)", t.KLDThreshold)
+	}
+	return "the results settled (-criterion " + o.Criterion + ")"
 }
 
 // A NoteGroup is one warning about the results and the benchmarks it

@@ -9,14 +9,17 @@ import (
 	"time"
 
 	"github.com/mbench/mbench/bench"
+	"github.com/mbench/mbench/compare"
 	"github.com/mbench/mbench/stats"
-	"golang.org/x/perf/benchunit"
 )
 
 // WriteSummary writes the per-benchmark table of results to w, one per
-// version when the run measured several, with the legend of its stop codes
-// and the time the criterion checks took; it passes the results' notes and
-// failures, one line each, to warnf, and returns how many benchmarks failed.
+// version when the run measured several, with a legend of its columns and
+// of why each benchmark stopped, and the time deciding when to stop took;
+// it passes the results' notes and failures, one line each, to warnf, and
+// returns how many benchmarks failed. Every value is written by
+// bench.FormatValue, and every word a reader may not know is explained
+// once, below the table.
 func WriteSummary(w io.Writer, warnf func(format string, args ...any), results []*Result, o *Options, wall time.Duration) int {
 	// Name benchmarks without their package when all share one, which
 	// the header then names, as go test does.
@@ -42,7 +45,8 @@ func WriteSummary(w io.Writer, warnf func(format string, args ...any), results [
 	failed := 0
 	var checkTime, benchTime time.Duration
 	var codes []string
-	boot := stats.Bootstrap{Level: 0.99, Replicates: 10000}
+	boot := stats.Bootstrap{Level: summaryLevel, Replicates: 10000}
+	level := compare.Percent(summaryLevel) + "%"
 	multi := slices.ContainsFunc(results, func(r *Result) bool { return r.Target.Version != results[0].Target.Version })
 	var tw *tabwriter.Writer
 	for i, r := range results {
@@ -59,7 +63,7 @@ func WriteSummary(w io.Writer, warnf func(format string, args ...any), results [
 				fmt.Fprintf(w, "version: %s\n", v)
 			}
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintf(tw, "benchmark\tmean\tmedian\t99%% CI\tRCIW\tB/op\tallocs/op\tforks\twarm-up\titers\tcheck\tstop\n")
+			fmt.Fprintf(tw, "benchmark\tmean\tmedian\t%s CI\t±\tB/op\tallocs/op\tforks\twarm-up\tmeasured\tstopped\n", level)
 		}
 		checkTime += r.Report.CheckTime
 		benchTime += r.Time
@@ -73,33 +77,35 @@ func WriteSummary(w io.Writer, warnf func(format string, args ...any), results [
 		switch {
 		case r.Failed():
 			failed++
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\t-\t%s\n", name(r.Target.Key), r.Report.Forks, warm, code)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t%d\t%d\t-\t%s\n", name(r.Target.Key), r.Report.Forks, warm, code)
 		case s.Iterations == 0:
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\t0\t-\t%s\n", name(r.Target.Key), code)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t0\t0\t0\t%s\n", name(r.Target.Key), code)
 		default:
-			cls := benchunit.ClassOf(o.Metric)
-			ci, rciw := "-", "-"
+			ci, half := "-", "-"
 			if !isNaN(s.CI.Lo) {
-				ci = "[" + benchunit.Scale(s.CI.Lo, cls) + ", " + benchunit.Scale(s.CI.Hi, cls) + "]"
-				rciw = fmt.Sprintf("%.2f%%", 100*s.CI.RelWidth())
+				ci = "[" + bench.FormatValue(s.CI.Lo, o.Metric) + ", " + bench.FormatValue(s.CI.Hi, o.Metric) + "]"
+				half = fmt.Sprintf("±%.2f%%", 50*s.CI.RelWidth())
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%v\t%s\n", name(r.Target.Key),
-				benchunit.Scale(s.Mean, cls), benchunit.Scale(s.Median, cls), ci, rciw,
-				scaleOrDash(s.BytesPerOp, benchunit.Binary), scaleOrDash(s.AllocsPerOp, benchunit.Decimal),
-				s.Forks, warm, s.Iterations, r.Report.CheckTime.Round(time.Microsecond), code)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", name(r.Target.Key),
+				bench.FormatValue(s.Mean, o.Metric), bench.FormatValue(s.Median, o.Metric), ci, half,
+				bench.FormatValue(s.BytesPerOp, "B/op"), bench.FormatValue(s.AllocsPerOp, "allocs/op"),
+				s.Forks, warm, s.Iterations, code)
 		}
 	}
 	if tw != nil {
 		tw.Flush()
 	}
+	fmt.Fprintf(w, "\n%s CI: holds the mean with %s confidence (bootstrap over forks, then iterations); ±: half its width, in %% of the mean\n",
+		level, level)
+	fmt.Fprintln(w, "forks: processes run; warm-up, measured: iterations discarded and kept, over all forks")
 	for i, l := range StopLegend(codes, o) {
-		head := "      "
+		head := "         "
 		if i == 0 {
-			head = "\nstop: "
+			head = "stopped: "
 		}
-		fmt.Fprintf(w, "%s%-7s %s\n", head, l.Code, l.Text)
+		fmt.Fprintf(w, "%s%-10s  %s\n", head, l.Code, l.Text)
 	}
-	fmt.Fprintf(w, "\nwall time %v; criterion checks took %v (%.3f%% of benchmark time)\n",
+	fmt.Fprintf(w, "\nwall time %v; deciding when to stop took %v (%.3f%% of the time benchmarks ran)\n",
 		wall.Round(time.Millisecond), checkTime.Round(time.Microsecond), 100*checkTime.Seconds()/max(benchTime.Seconds(), 1e-9))
 	notes := Notes(results, o.Metric, func(r *Result) string {
 		if v := r.Target.Version; v != "" {
@@ -118,12 +124,8 @@ func WriteSummary(w io.Writer, warnf func(format string, args ...any), results [
 	return failed
 }
 
-func scaleOrDash(v float64, cls benchunit.Class) string {
-	if isNaN(v) {
-		return "-"
-	}
-	return benchunit.Scale(v, cls)
-}
+// summaryLevel is the confidence level of the run table's intervals.
+const summaryLevel = 0.99
 
 func isNaN(v float64) bool { return v != v }
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mbench/mbench/bench"
 	"github.com/mbench/mbench/stats"
-	"golang.org/x/perf/benchunit"
 )
 
 // Write writes fams as text, as `mbench report -format text` shows them:
@@ -40,10 +40,9 @@ func Write(w io.Writer, fams []*Family) error {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 		level := fmt.Sprintf("%g%% CI", 100*f.Slope.Level)
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t\n", f.paramName(), f.Unit, level)
-		cls := benchunit.ClassOf(f.Unit)
 		for _, p := range f.Points {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t\n", paramText(p.Name, f.Position), benchunit.Scale(p.Center, cls),
-				interval(p.Lo, p.Hi, func(v float64) string { return benchunit.Scale(v, cls) }))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t\n", paramText(p.Name, f.Position), bench.FormatValue(p.Center, f.Unit),
+				interval(p.Lo, p.Hi, func(v float64) string { return bench.FormatValue(v, f.Unit) }))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -352,7 +352,7 @@ type Report struct {
 // them: a warning repeated per benchmark or per fork teaches users to skip
 // warnings.
 type Note struct {
-	Problem string // what is wrong, e.g. "warm-up still trending at -wi-max"
+	Problem string // what is wrong, e.g. "-f-max reached before the results settled (-criterion cv)"
 	Advice  string // what to do about it
 	Detail  string // this benchmark's figure, e.g. "25%"; may be empty
 }
@@ -383,14 +383,14 @@ func (r Report) Warnings() []Note {
 	static := r.Criterion == (Static{}).Name()
 	var w []Note
 	if !static && slices.Contains(r.WarmupTrend, true) {
-		w = append(w, Note{Problem: "warm-up still trending at -wi-max", Advice: "raise -wi-max"})
+		w = append(w, Note{Problem: "warm-up still trending at -wi-max (its iterations still getting faster or slower)", Advice: "raise -wi-max"})
 	}
 	if i := slices.IndexFunc(r.WarmupUnsteady, func(u string) bool { return u != "" }); i >= 0 {
 		w = append(w, Note{Problem: "warm-up ended at -wi-max before the per-op figures were steady",
 			Advice: "raise -wi-max, or look for state the benchmark builds up op after op", Detail: r.WarmupUnsteady[i]})
 	}
 	if !static && !r.Stable {
-		w = append(w, Note{Problem: fmt.Sprintf("-f-max reached before %s found the forks stable", r.Criterion),
+		w = append(w, Note{Problem: fmt.Sprintf("-f-max reached before the results settled (-criterion %s)", r.Criterion),
 			Advice: "raise -f-max or expect a less accurate result"})
 	}
 	return w

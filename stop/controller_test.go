@@ -155,7 +155,7 @@ func TestDecayingWarmupWarns(t *testing.T) {
 					name, f+1, w, r.WarmupTrend[f], cfg.WarmupMax)
 			}
 		}
-		want := Note{Problem: "warm-up still trending at -wi-max", Advice: "raise -wi-max"}
+		want := Note{Problem: "warm-up still trending at -wi-max (its iterations still getting faster or slower)", Advice: "raise -wi-max"}
 		if w := r.Warnings(); len(w) != 1 || w[0] != want {
 			t.Errorf("%s: Warnings() = %q, want only %q", name, w, want)
 		}

@@ -522,9 +522,9 @@ func copyDir(t *testing.T, from, to string) {
 //     not check of it (governor, turbo, ...) are dropped: they depend on
 //     the machine and the moment;
 //   - wall-clock durations and times become <dur> and <time>: the wall
-//     time and the criterion's check time of a run (the "check" column of
-//     its table, realigned), elapsed times of progress lines and the time
-//     left they estimate ("<time left>"), the
+//     time and the time deciding when to stop of a run (and the "check"
+//     column of the tables that have one, realigned), elapsed times of
+//     progress lines and the time left they estimate ("<time left>"), the
 //     elapsed time of ab sessions, the start skew of duet pairs, the start
 //     time and duration of stored runs (the runs table, realigned), and
 //     RFC 3339 timestamps.
@@ -610,8 +610,8 @@ var normalizations = []struct {
 	{regexp.MustCompile(`,"(kernel|governor|turbo)":"[^"]*"|,"(load|busy)":[0-9.e+-]+`), ""},
 	{regexp.MustCompile(`(?m)^(instance|cpus|gomaxprocs|toolchain): .*$`), "$1: <$1>"},
 	{regexp.MustCompile(`(?m)^(kernel|governor|turbo): .*\n`), ""},
-	{regexp.MustCompile(`wall time ` + duration + `; criterion checks took ` + duration + ` \([0-9.]+% of benchmark time\)`),
-		"wall time <dur>; criterion checks took <dur> (<p>% of benchmark time)"},
+	{regexp.MustCompile(`wall time ` + duration + `; deciding when to stop took ` + duration + ` \([0-9.]+% of the time benchmarks ran\)`),
+		"wall time <dur>; deciding when to stop took <dur> (<p>% of the time benchmarks ran)"},
 	{regexp.MustCompile(`elapsed ` + duration), "elapsed <dur>"},
 	{regexp.MustCompile(`; (about [0-9hm]+|at least [0-9hm]+|at least a few seconds|under a minute) left`), "; <time left>"},
 	{regexp.MustCompile(`(\d+ rounds) in ` + duration), "$1 in <dur>"},
@@ -782,7 +782,7 @@ Sum-4      120.0n  1.234567s  stable
 Join-4     850.0n  7µs        max
 Fail-4     -       -          FAILED
 
-wall time 1m2.5s; criterion checks took 12ms (0.010% of benchmark time)
+wall time 1m2.5s; deciding when to stop took 12ms (0.010% of the time benchmarks ran)
 --- stderr
 mbench: warning: CPU frequency governor is "powersave", not "performance": the clock speed may change
 mbench: warning: other work keeps 93% of the CPUs busy (load average 3.00 on 2 cores): stop it
@@ -802,7 +802,7 @@ Sum-4      120.0n  <dur>  stable
 Join-4     850.0n  <dur>  max
 Fail-4     -       -      FAILED
 
-wall time <dur>; criterion checks took <dur> (<p>% of benchmark time)
+wall time <dur>; deciding when to stop took <dur> (<p>% of the time benchmarks ran)
 --- stderr
 mbench: warning: Parse-4 (16%): noisy results
 mbench: suite run 2: 1 of 2 benchmarks done; fork 5 of at least 8: Sum-4; <time left>

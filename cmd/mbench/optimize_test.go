@@ -62,7 +62,7 @@ func TestLevelsOptimizePlan(t *testing.T) {
 		}
 	}
 	out = mb("run", "-db", db, "-label", "bounded", "-plan", plan, "-criterion", "cv", "-bench", "Sum|Join")
-	if !strings.Contains(out, "as the upper bound of criterion cv") {
+	if !strings.Contains(out, "as the most forks, fewer once the results settle (-criterion cv)") {
 		t.Errorf("plan with a criterion:\n%s", out)
 	}
 	out = mb("optimize", "-db", db, "-replay", "-plan", plan, "-reps", "1000", "v1", "v2")

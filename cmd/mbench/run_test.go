@@ -140,7 +140,7 @@ func TestRunFixture(t *testing.T) {
 		t.Fatalf("mbench run: %v\n%s", err, out)
 	}
 	sfx := procsSuffix()
-	for _, want := range []string{"os: linux", "cpu:", "go: go1", "\nJoin/n=10" + sfx + " ", "\nJoin/n=100" + sfx + " ", "\nSum" + sfx + " ", "99% CI", "criterion checks took"} {
+	for _, want := range []string{"os: linux", "cpu:", "go: go1", "\nJoin/n=10" + sfx + " ", "\nJoin/n=100" + sfx + " ", "\nSum" + sfx + " ", "99% CI", "deciding when to stop took"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

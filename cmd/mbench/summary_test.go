@@ -58,8 +58,9 @@ func summaryResult(name string, mean, noise float64, forks int, rep stop.Report)
 }
 
 // TestRunSummary renders the summary of a run of the example suite with
-// every kind of stop and note: the table must fit a 120-column terminal,
-// with the stop column's codes explained below it, and each distinct
+// every kind of stop and note: the table and its legend must fit a
+// 120-column terminal, with the words of the stopped column explained
+// below it, and each distinct
 // warning must be printed once, naming its benchmarks.
 func TestRunSummary(t *testing.T) {
 	trending := stop.Report{WarmupTrend: []bool{}}
@@ -84,8 +85,8 @@ func TestRunSummary(t *testing.T) {
 			t.Errorf("summary line of %d columns, want at most 120:\n%s", n, line)
 		}
 	}
-	for _, note := range []string{"warm-up still trending at -wi-max in 2 benchmarks: Encode-2, Sort-2; raise -wi-max",
-		"-f-max reached before cv found the forks stable in 3 benchmarks: Encode-2, Sort-2, Contains/linear-2;"} {
+	for _, note := range []string{"warm-up still trending at -wi-max (its iterations still getting faster or slower) in 2 benchmarks: Encode-2, Sort-2; raise -wi-max",
+		"-f-max reached before the results settled (-criterion cv) in 3 benchmarks: Encode-2, Sort-2, Contains/linear-2;"} {
 		if c := strings.Count(stderr.String(), note); c != 1 {
 			t.Errorf("stderr has %q %d times, want once:\n%s", note, c, &stderr)
 		}
